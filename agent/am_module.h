@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The module ABI of the agent: one for map backends (maps/), one for mount
+ * modules (modules/).  Each module is a shared object that exports exactly one
+ * const descriptor under a fixed symbol name; the agent's single loader checks
+ * the descriptor's abi and size before it calls anything.
+ *
+ * A map backend only fetches text: the agent core parses every entry (sun
+ * format), so a backend never sees options, offsets or variables.  A mount
+ * module turns one parsed location list into a detached mount and returns its
+ * fd; the agent attaches it, so no module ever touches the requester's tree.
+ *
+ * Return conventions everywhere: 0 on success, -ENOENT for "no such key",
+ * -EAGAIN for "this source is unavailable now, try the next one", any other
+ * -errno for a real failure.
+ */
+#ifndef AM_MODULE_H
+#define AM_MODULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define AM_MAP_ABI	1
+#define AM_MOUNT_ABI	1
+
+/* Symbol each module exports: a const struct am_map_ops / am_mount_ops. */
+#define AM_MAP_SYMBOL	"am_map_module"
+#define AM_MOUNT_SYMBOL	"am_mount_module"
+
+/* File names: maps/<name> builds map_<name>.so, modules/<name> mount_<name>.so. */
+#define AM_MAP_PREFIX	"map_"
+#define AM_MOUNT_PREFIX	"mount_"
+
+/*
+ * Services the agent lends a module.  A module must not reach into agent
+ * globals; everything it may know comes through these.
+ */
+struct am_host {
+	uint32_t ah_size;		/* sizeof(struct am_host) */
+	void *ah_ctx;			/* first argument of every callback */
+	/* Returns: the value of KEY in [SECTION] of the configuration, or NULL. */
+	const char *(*ah_conf_get)(void *ctx, const char *section,
+				   const char *key);
+	/* syslog priority (LOG_ERR...), printf format; one line, no newline. */
+	void (*ah_log)(void *ctx, int prio, const char *fmt, ...)
+		__attribute__((format(printf, 3, 4)));
+};
+
+/* ---- map backends ---------------------------------------------------- */
+
+struct am_map;				/* private to the backend */
+
+struct am_map_args {
+	uint32_t ma_size;		/* sizeof(struct am_map_args) */
+	const char *ma_name;		/* map name after "type:", e.g. "auto.home" */
+	int ma_argc;			/* map arguments from the master map */
+	const char *const *ma_argv;	/* NULL-terminated */
+	const struct am_host *ma_host;
+};
+
+/*
+ * Called once per map entry by ->enumerate.  KEY and ENTRY are only valid
+ * during the call.  Returns: 0 to go on, non-zero to stop (returned by
+ * ->enumerate as it is).
+ */
+typedef int (*am_key_fn)(const char *key, const char *entry, void *arg);
+
+struct am_map_ops {
+	uint32_t abi;			/* AM_MAP_ABI */
+	uint32_t size;			/* sizeof(struct am_map_ops) */
+	const char *name;		/* "file", "program", "nis", "ldap" */
+	/* Returns: 0, -ENOENT (no such map), -EAGAIN, -errno. */
+	int (*open)(struct am_map **mapp, const struct am_map_args *args);
+	/* *entry is malloc'd text of the entry.  Returns: 0, -ENOENT, -EAGAIN, -errno. */
+	int (*lookup)(struct am_map *map, const char *key, char **entry);
+	/* NULL when the source cannot list its keys (program maps). */
+	int (*enumerate)(struct am_map *map, am_key_fn fn, void *arg);
+	void (*close)(struct am_map *map);
+};
+
+/* ---- mount modules --------------------------------------------------- */
+
+/* One place a filesystem can come from; replicated entries give several. */
+struct am_location {
+	const char *al_host;		/* NULL for a local path */
+	const char *al_path;
+	unsigned int al_weight;		/* host(weight), 0 when not given */
+};
+
+struct am_mount_req {
+	uint32_t mr_size;		/* sizeof(struct am_mount_req) */
+	const char *mr_fstype;		/* "nfs", "nfs4", "bind", "ext4"... */
+	const struct am_location *mr_locs;
+	size_t mr_nlocs;
+	const char *mr_options;		/* comma-separated, master + map merged */
+	unsigned int mr_timeout_ms;	/* bound on the whole mount attempt */
+	const struct am_host *mr_host;
+};
+
+struct am_mount_ops {
+	uint32_t abi;			/* AM_MOUNT_ABI */
+	uint32_t size;			/* sizeof(struct am_mount_ops) */
+	const char *name;		/* "nfs", "bind", "generic" */
+	const char *const *fstypes;	/* NULL-terminated; "*" = any */
+	/* Returns: a detached mount fd (fsmount/open_tree) >= 0, or -errno. */
+	int (*mount)(const struct am_mount_req *req);
+};
+
+#endif /* AM_MODULE_H */

@@ -1,0 +1,1 @@
+# agent: rules are added with the code that lives here.

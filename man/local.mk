@@ -1,0 +1,1 @@
+# man: rules are added with the code that lives here.

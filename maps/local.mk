@@ -1,0 +1,1 @@
+# maps: rules are added with the code that lives here.

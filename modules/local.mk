@@ -1,0 +1,1 @@
+# modules: rules are added with the code that lives here.

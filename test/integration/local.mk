@@ -1,0 +1,1 @@
+# test/integration: rules are added with the code that lives here.

@@ -1,0 +1,1 @@
+# test/unit: rules are added with the code that lives here.
