@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * mountfd(2): a file descriptor for one mount, and the ioctls on it.
+ *
+ *   int mountfd(int dirfd, unsigned int flags);
+ *
+ * returns an fd for the mount that dirfd's path lies on (path.mnt).  Walking
+ * with GETFIRSTCHILD/GETNEXTCHILD never leaves the tree below the mount the
+ * first fd was opened on.  Operations that change the tree need
+ * CAP_SYS_ADMIN over the user namespace owning the mount's namespace.
+ *
+ * Strings are returned through struct mountfd_buf: the caller names a buffer
+ * and its size; the kernel writes a NUL-terminated string and sets mb_len to
+ * the bytes written including the NUL, or fails with ERANGE and sets mb_len to
+ * the size that would have been needed.
+ *
+ * Documentation: Documentation/filesystems/mountfd.rst, man mountfd(2).
+ */
+#ifndef _UAPI_LINUX_MOUNTFD_H
+#define _UAPI_LINUX_MOUNTFD_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+/* mountfd() flags */
+#define MOUNTFD_CLOEXEC		02000000	/* same value as O_CLOEXEC */
+
+/* Expiry policies (Documentation/filesystems/expire_semantics.rst). */
+#define MOUNTFD_EXPIRE_NONE	0	/* never expires */
+#define MOUNTFD_EXPIRE_MOUNT	1	/* expires alone after me_timeout idle */
+#define MOUNTFD_EXPIRE_SUBTREE	2	/* expires with its whole subtree, atomically */
+
+struct mountfd_expire {
+	__u32 me_size;		/* in: sizeof(struct mountfd_expire) */
+	__u32 me_policy;	/* MOUNTFD_EXPIRE_* */
+	__u32 me_timeout;	/* idle seconds before expiry; rounded up to ticks */
+	__u32 me_remaining;	/* GETEXPIRE: seconds left of the countdown */
+	__u64 me_reserved[2];	/* must be zero */
+};
+
+struct mountfd_buf {
+	__u64 mb_buf;		/* user pointer to the buffer */
+	__u32 mb_len;		/* in: buffer size; out: see above */
+	__u32 mb_reserved;	/* must be zero */
+};
+
+struct mountfd_dev {
+	__u32 md_major;
+	__u32 md_minor;
+};
+
+struct mountfd_attach {
+	__s32 ma_dirfd;		/* directory to attach the detached tree onto */
+	__u32 ma_flags;		/* must be zero */
+};
+
+/* 0xB7 is unused in Documentation/userspace-api/ioctl/ioctl-number.rst. */
+#define MOUNTFD_IOC_MAGIC		0xB7
+
+/* Returns an O_PATH fd on the root directory of the mount. */
+#define MOUNTFD_IOC_GETDIRFD		_IO(MOUNTFD_IOC_MAGIC, 0x00)
+/* umount(2) of this mount: fails with EBUSY while in use. */
+#define MOUNTFD_IOC_UNMOUNT		_IO(MOUNTFD_IOC_MAGIC, 0x01)
+/* umount2(MNT_DETACH). */
+#define MOUNTFD_IOC_DETACH		_IO(MOUNTFD_IOC_MAGIC, 0x02)
+/* umount2(MNT_FORCE). */
+#define MOUNTFD_IOC_FORCEDUNMOUNT	_IO(MOUNTFD_IOC_MAGIC, 0x03)
+/* Attach this detached tree onto ma_dirfd. */
+#define MOUNTFD_IOC_ATTACH		_IOW(MOUNTFD_IOC_MAGIC, 0x04, struct mountfd_attach)
+/* Return a new mountfd for the first child / the next sibling; ENOENT at the end. */
+#define MOUNTFD_IOC_GETFIRSTCHILD	_IO(MOUNTFD_IOC_MAGIC, 0x05)
+#define MOUNTFD_IOC_GETNEXTCHILD	_IO(MOUNTFD_IOC_MAGIC, 0x06)
+#define MOUNTFD_IOC_GETDEV		_IOR(MOUNTFD_IOC_MAGIC, 0x07, struct mountfd_dev)
+#define MOUNTFD_IOC_GETFSTYPE		_IOWR(MOUNTFD_IOC_MAGIC, 0x08, struct mountfd_buf)
+/* Mount source as in /proc/self/mountinfo ("server:/export"). */
+#define MOUNTFD_IOC_GETSOURCE		_IOWR(MOUNTFD_IOC_MAGIC, 0x09, struct mountfd_buf)
+/* Per-mount options: "rw,nosuid,relatime". */
+#define MOUNTFD_IOC_GETVFSOPTIONS	_IOWR(MOUNTFD_IOC_MAGIC, 0x0a, struct mountfd_buf)
+/* Superblock options through ->show_options: "vers=4.2,addr=..." */
+#define MOUNTFD_IOC_GETFSOPTIONS	_IOWR(MOUNTFD_IOC_MAGIC, 0x0b, struct mountfd_buf)
+#define MOUNTFD_IOC_GETEXPIRE		_IOWR(MOUNTFD_IOC_MAGIC, 0x0c, struct mountfd_expire)
+#define MOUNTFD_IOC_SETEXPIRE		_IOW(MOUNTFD_IOC_MAGIC, 0x0d, struct mountfd_expire)
+
+#endif /* _UAPI_LINUX_MOUNTFD_H */
