@@ -1,0 +1,174 @@
+#!/bin/bash
+# Build the patched 6.1 kernel out of tree, incrementally.
+#
+#   kernel/build.sh [base|debug]    tree + config + bzImage for that flavour
+#   kernel/build.sh --tree-only     just bring the patched tree up to date
+#
+# Layout under $KBUILD_DIR (default: <repo>/_kbuild, ignored by git):
+#   pristine/   linux-source-6.1 as Debian ships it, unpacked once, never written
+#   linux/      the patched tree: hard links to pristine, except the files that
+#               the series or kernel/{fs,include,Documentation} provide
+#   out-base/, out-debug/   O= build directories, one per flavour
+#
+# Only files whose content changes are rewritten, so make rebuilds what a
+# patch really touched and nothing else.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+kb=${KBUILD_DIR:-$top/_kbuild}
+tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+pristine=$kb/pristine
+tree=$kb/linux
+
+die() { echo "kernel/build.sh: $*" >&2; exit 1; }
+log() { echo "kernel/build.sh: $*"; }
+
+unpack_pristine() {
+	local stamp=$pristine/.autofsng-unpacked want
+	[ -r "$tarball" ] || die "$tarball missing: apt-get install linux-source-6.1"
+	want="$tarball $(stat -c %Y "$tarball")"
+	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+		return
+	fi
+	log "unpacking $tarball (once)"
+	rm -rf "$pristine" "$tree" "$kb/managed.list" "$kb"/out-*
+	mkdir -p "$kb/unpack.$$"
+	tar -xJf "$tarball" -C "$kb/unpack.$$"
+	mv "$kb/unpack.$$"/linux-source-6.1 "$pristine"
+	rmdir "$kb/unpack.$$"
+	echo "$want" > "$stamp"
+}
+
+# Files the series touches, one path per line, relative to the tree root.
+series_files() {
+	local p
+	while read -r p; do
+		sed -n -e 's|^--- a/||p' -e 's|^+++ b/||p' "$top/kernel/patches/$p"
+	done < <(series_list) | sed 's/\t.*//'
+}
+
+series_list() {
+	[ -f "$top/kernel/patches/series" ] || return 0
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/kernel/patches/series"
+}
+
+# Overlay files: kernel/<dir>/X becomes <dir>/X in the tree.
+overlay_files() {
+	local d
+	for d in fs include Documentation; do
+		[ -d "$top/kernel/$d" ] || continue
+		(cd "$top/kernel" && find "$d" -type f ! -name '.*')
+	done
+}
+
+# Build the wanted content of every managed file in $1.
+stage_files() {
+	local stage=$1 f p
+	while read -r f; do
+		if [ -f "$pristine/$f" ]; then
+			mkdir -p "$stage/$(dirname "$f")"
+			cp "$pristine/$f" "$stage/$f"
+		fi
+	done < <(series_files | sort -u)
+	while read -r p; do
+		patch -s -p1 -F0 -N --no-backup-if-mismatch -d "$stage" \
+			< "$top/kernel/patches/$p" || die "patch $p does not apply"
+	done < <(series_list)
+	while read -r f; do
+		mkdir -p "$stage/$(dirname "$f")"
+		cp "$top/kernel/$f" "$stage/$f"
+	done < <(overlay_files)
+}
+
+# Replace a tree file without writing through the hard link to pristine.
+put_file() {
+	local src=$1 dst=$2
+	if [ -f "$dst" ] && cmp -s "$src" "$dst"; then
+		return
+	fi
+	mkdir -p "$(dirname "$dst")"
+	rm -f "$dst"
+	cp "$src" "$dst"
+	echo "$dst" >> "$kb/changed.list"
+}
+
+sync_tree() {
+	local stage f
+	[ -d "$tree" ] || { log "linking tree"; cp -al "$pristine" "$tree"; }
+	stage=$(mktemp -d "$kb/stage.XXXXXX")
+	stage_files "$stage"
+	: > "$kb/changed.list"
+	(cd "$stage" && find . -type f | sed 's|^\./||' | sort) > "$kb/managed.new"
+	while read -r f; do
+		put_file "$stage/$f" "$tree/$f"
+	done < "$kb/managed.new"
+	# Files an earlier series managed and this one does not: back to pristine.
+	if [ -f "$kb/managed.list" ]; then
+		comm -23 "$kb/managed.list" "$kb/managed.new" | while read -r f; do
+			rm -f "$tree/$f"
+			if [ -f "$pristine/$f" ]; then ln "$pristine/$f" "$tree/$f"; fi
+			echo "$tree/$f" >> "$kb/changed.list"
+		done
+	fi
+	mv "$kb/managed.new" "$kb/managed.list"
+	rm -rf "$stage"
+	log "tree up to date ($(wc -l < "$kb/changed.list") files changed)"
+}
+
+configure_flavour() {
+	local flavour=$1 out=$2 frag sum
+	frag=$out/fragment.config
+	mkdir -p "$out"
+	cat "$top/kernel/config/base.config" > "$frag.new"
+	[ "$flavour" = base ] || cat "$top/kernel/config/$flavour.config" >> "$frag.new"
+	# Patches and overlay Kconfig files can add options: they count too.
+	sum=$( (cat "$frag.new"
+		series_list | while read -r p; do cat "$top/kernel/patches/$p"; done
+		overlay_files | { grep Kconfig || true; } | while read -r f; do cat "$top/kernel/$f"; done
+		) | sha1sum)
+	mv "$frag.new" "$frag"
+	if [ -f "$out/.config" ] && [ "$(cat "$out/.fragment.sum" 2>/dev/null)" = "$sum" ]; then
+		return
+	fi
+	log "configuring $flavour"
+	make -s -C "$tree" O="$out" KCONFIG_ALLCONFIG="$frag" allnoconfig >/dev/null
+	check_config "$frag" "$out/.config"
+	echo "$sum" > "$out/.fragment.sum"
+}
+
+# Every option the fragment asks for must have survived Kconfig's dependency
+# resolution; otherwise a typo or a missing dependency goes unnoticed.
+check_config() {
+	local frag=$1 cfg=$2 line bad=0 sym
+	while read -r line; do
+		case "$line" in
+		CONFIG_*=*) grep -qxF "$line" "$cfg" || { echo "  wanted $line, got: $(grep -E "^(# )?${line%%=*}[= ]" "$cfg" || echo unset)" >&2; bad=1; } ;;
+		"# CONFIG_"*" is not set")
+			sym=${line#\# }; sym=${sym%% *}
+			! grep -q "^$sym=" "$cfg" || { echo "  wanted $sym off" >&2; bad=1; } ;;
+		esac
+	done < "$frag"
+	[ $bad = 0 ] || die "config fragment not satisfied (see above)"
+}
+
+build_image() {
+	local out=$1 cc=gcc start
+	command -v ccache >/dev/null && cc="ccache gcc"
+	export CCACHE_BASEDIR=$kb CCACHE_NOHASHDIR=1
+	start=$(date +%s)
+	make -s -C "$tree" O="$out" CC="$cc" -j"$(nproc)" bzImage
+	log "bzImage built in $(( $(date +%s) - start )) s: $out/arch/x86/boot/bzImage"
+}
+
+main() {
+	local flavour=${1:-base}
+	mkdir -p "$kb"
+	unpack_pristine
+	sync_tree
+	[ "$flavour" = --tree-only ] && return
+	[ -f "$top/kernel/config/$flavour.config" ] || die "no kernel/config/$flavour.config"
+	configure_flavour "$flavour" "$kb/out-$flavour"
+	build_image "$kb/out-$flavour"
+}
+
+main "$@"

@@ -1,0 +1,23 @@
+#!/bin/bash
+# make lint: checkpatch.pl --strict from the unpacked 6.1 tree over the
+# series and over the new filesystems, cppcheck over the userspace C.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+kb=${KBUILD_DIR:-$top/_kbuild}
+checkpatch="$kb/linux/scripts/checkpatch.pl --strict --quiet --no-tree --show-types"
+bad=0
+
+for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/kernel/patches/series"); do
+	$checkpatch "$top/kernel/patches/$p" || { echo "checkpatch: $p"; bad=1; }
+done
+while read -r f; do
+	$checkpatch -f "$f" || { echo "checkpatch: $f"; bad=1; }
+done < <(find "$top/kernel/fs" "$top/kernel/include" -name '*.[ch]' 2>/dev/null)
+
+if command -v cppcheck >/dev/null; then
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
+		--inline-suppr -I "$top/agent" -I "$top/kernel/include/uapi" \
+		"$top/agent" "$top/maps" "$top/modules" || bad=1
+fi
+[ $bad = 0 ] && echo "lint: clean"
+exit $bad
