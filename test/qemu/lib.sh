@@ -33,20 +33,47 @@ t_eq() {
 	fi
 }
 
-# nfs_server_start DIR...: the in-guest knfsd exports each DIR to 127.0.0.1
-# (rw, no_root_squash), NFSv3 and v4.x, with a 10 s grace period so a test
-# does not wait the default 90 s.
-nfs_server_start() {
-	local d i=1
+# nfs_server_start EXPORT...: the in-guest knfsd exports each EXPORT (a path
+# such as /export/home) to 127.0.0.1, rw and no_root_squash, over NFSv3 and
+# v4.x, with a 10 s grace period instead of the default 90 s.
+#
+# knfsd's NFSv4 pseudo root is "/", which must be exportable, and the guest's
+# root is 9p, which is not.  So the server runs in a mount namespace of its
+# own whose root is the guest's /srv tmpfs: the server's /export is the
+# guest's /srv/export, and tests write server-side files under $NFS_ROOT.
+NFS_ROOT=/srv
+
+nfs_server_boot() {
 	mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd
 	rpcbind -w 2>/dev/null || rpcbind
 	rpc.statd --no-notify 2>/dev/null
-	for d in "$@"; do
-		exportfs -o "rw,no_root_squash,no_subtree_check,insecure,fsid=$i" "127.0.0.1:$d"
-		i=$((i + 1))
-	done
-	rpc.mountd
 	echo 10 > /proc/fs/nfsd/nfsv4leasetime
 	echo 10 > /proc/fs/nfsd/nfsv4gracetime
-	rpc.nfsd 4
+	mkdir -p /var/lib/nfs && touch /var/lib/nfs/etab
+	unshare -m --propagation private bash -c '
+		set -e
+		cd '"$NFS_ROOT"'
+		for d in usr etc var run proc sys dev tmp; do
+			mkdir -p $d && mount --rbind /$d $d
+		done
+		for l in bin sbin lib lib64; do [ -e $l ] || ln -s usr/$l $l; done
+		mkdir -p .oldroot && pivot_root . .oldroot && umount -l /.oldroot && rmdir /.oldroot
+		exportfs -o ro,no_subtree_check,insecure,fsid=0 127.0.0.1:/
+		rpc.mountd
+		rpc.nfsd 4
+	'
+}
+
+# Idempotent: a second call (another suite in the same boot) adds exports.
+nfs_server_start() {
+	local e fsid pid
+	pidof rpc.mountd >/dev/null || nfs_server_boot || return 1
+	pid=$(pidof -s rpc.mountd)
+	for e in "$@"; do
+		fsid=$(printf %s "$e" | cksum | cut -d' ' -f1)
+		mkdir -p "$NFS_ROOT$e"
+		nsenter -m -t "$pid" exportfs -o \
+			"rw,no_root_squash,no_subtree_check,insecure,fsid=$((fsid % 2147483647 + 1))" \
+			"127.0.0.1:$e" || return 1
+	done
 }

@@ -15,18 +15,17 @@ fi
 t_ok tmpfs-writable sh -c 'echo x > /tmp/smoke && [ "$(cat /tmp/smoke)" = x ]'
 t_ok loopback-up sh -c 'ip -o addr show lo | grep -q "inet 127.0.0.1"'
 
-mkdir -p /srv/export
-nfs_server_start /srv/export
+nfs_server_start /export
 t_ok rpcbind-answers rpcinfo -p 127.0.0.1
-echo "written on the server side" > /srv/export/hello
+echo "written on the server side" > "$NFS_ROOT/export/hello"
 
 for v in 3 4.2; do
 	mkdir -p "/mnt/v$v"
-	if mount -t nfs -o "vers=$v" 127.0.0.1:/srv/export "/mnt/v$v"; then
+	if mount -t nfs -o "vers=$v" 127.0.0.1:/export "/mnt/v$v"; then
 		t_eq "nfs-v$v-read" "written on the server side" "$(cat "/mnt/v$v/hello")"
 		t_eq "nfs-v$v-version" "$v" "$(findmnt -no OPTIONS "/mnt/v$v" | tr , '\n' | sed -n 's/^vers=//p')"
 		umount "/mnt/v$v"
 	else
-		t_fail "nfs-v$v-mount" "mount -t nfs -o vers=$v 127.0.0.1:/srv/export failed"
+		t_fail "nfs-v$v-mount" "mount -t nfs -o vers=$v 127.0.0.1:/export failed"
 	fi
 done
