@@ -1,1 +1,2 @@
-# man: rules are added with the code that lives here.
+# man: the pages, installed by make install.
+dist_man_MANS += man/mountfd.2
