@@ -1,1 +1,5 @@
 # test/unit: rules are added with the code that lives here.
+
+# Manual pages: groff clean, and every name the code accepts is documented.
+TESTS += test/man/check.sh
+EXTRA_DIST += test/man/check.sh
