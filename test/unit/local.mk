@@ -1,5 +1,5 @@
 # test/unit: rules are added with the code that lives here.
 
 # Manual pages: groff clean, and every name the code accepts is documented.
-TESTS += test/man/check.sh
-EXTRA_DIST += test/man/check.sh
+TESTS += test/unit/man_check.sh
+EXTRA_DIST += test/unit/man_check.sh
