@@ -196,6 +196,7 @@ int am_mopts_parse(const char *text, struct am_mopts *mo, char *err, size_t errl
 	copy = strdup(text ? text : "");
 	if (!copy || !mo->mo_mntopts) {
 		free(copy);
+		am_mopts_free(mo);
 		return -ENOMEM;
 	}
 	for (t = strtok_r(copy, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save)) {
@@ -214,6 +215,8 @@ int am_mopts_parse(const char *text, struct am_mopts *mo, char *err, size_t errl
 	used = 0;
 out:
 	free(copy);
+	if (used < 0)
+		am_mopts_free(mo);
 	return used < 0 ? used : 0;
 }
 
