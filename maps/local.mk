@@ -1,1 +1,17 @@
-# maps: rules are added with the code that lives here.
+# maps: map backends, each map_<name>.so in $(moduledir).
+module_LTLIBRARIES += maps/map_file.la maps/map_program.la
+MODULE_FLAGS = -module -avoid-version -shared
+
+maps_map_file_la_SOURCES = maps/file.c agent/maptext.c agent/util.c
+maps_map_file_la_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
+maps_map_file_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS)
+
+maps_map_program_la_SOURCES = maps/program.c
+maps_map_program_la_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
+maps_map_program_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS)
+
+# modules are dlopen'd by name: no libtool archives in the installed tree
+install-data-hook: install-data-hook-modules
+install-data-hook-modules:
+	rm -f $(DESTDIR)$(moduledir)/*.la
+.PHONY: install-data-hook-modules
