@@ -73,6 +73,18 @@ static void conf_load(struct probe_conf *pc, const char *path)
 	fclose(f);
 }
 
+static void conf_free(struct probe_conf *pc)
+{
+	int i;
+
+	for (i = 0; i < pc->pc_n; i++) {
+		free(pc->pc_section[i]);
+		free(pc->pc_key[i]);
+		free(pc->pc_value[i]);
+	}
+	pc->pc_n = 0;
+}
+
 static const char *probe_conf_get(void *ctx, const char *section, const char *key)
 {
 	struct probe_conf *pc = ctx;
@@ -200,9 +212,10 @@ int main(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "map-probe: open %s:%s: %s\n", ops->name, argv[2],
 			strerror(-ret));
-		return exit_code(ret);
+	} else {
+		ret = run(ops, map, argc - 3, argv + 3);
+		ops->close(map);
 	}
-	ret = run(ops, map, argc - 3, argv + 3);
-	ops->close(map);
+	conf_free(&pc);
 	return exit_code(ret);
 }
