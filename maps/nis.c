@@ -155,7 +155,7 @@ static int nis_binding(struct am_map *map, struct timeval tv, struct sockaddr_in
 	CLIENT *clnt;
 	enum clnt_stat st;
 
-	clnt = clnt_create_timed("localhost", YPBINDPROG, YPBINDVERS, "udp", &tv);
+	clnt = clnt_create_timed("localhost", YPBINDPROG, YPBINDVERS_2, "udp", &tv);
 	if (!clnt) {
 		nis_log(map, LOG_ERR,
 			"domain %s is not bound: ypbind is not running (%s)",
@@ -167,6 +167,12 @@ static int nis_binding(struct am_map *map, struct timeval tv, struct sockaddr_in
 		       (caddr_t)&map->m_domain, (xdrproc_t)xdr_ypbind2_resp,
 		       (caddr_t)&resp, tv);
 	clnt_destroy(clnt);
+	if (st == RPC_TIMEDOUT) {
+		nis_log(map, LOG_ERR,
+			"domain %s: ypbind did not answer within %ld s",
+			map->m_domain, (long)tv.tv_sec);
+		return -EAGAIN;
+	}
 	if (st != RPC_SUCCESS || resp.ypbind_status != YPBIND_SUCC_VAL) {
 		nis_log(map, LOG_ERR, "domain %s is not bound: %s", map->m_domain,
 			st != RPC_SUCCESS ? clnt_sperrno(st) :

@@ -13,6 +13,7 @@ srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=${builddir:-$(pwd)}
 PROBE=${PROBE:-$builddir/test/integration/map-probe}
 MODDIR=${AUTOFS_AGENT_MODULE_DIR:-$builddir/maps/.libs}
+export LSAN_OPTIONS=suppressions=$srcdir/test/integration/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/autofsng-it.XXXXXX")
 
 t_cleanup() {
