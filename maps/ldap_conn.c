@@ -86,8 +86,12 @@ static bool uri_is_plain(const char *uri)
 	return !strncasecmp(uri, "ldap://", 7);
 }
 
-/* Returns: an LDAP error code; *LDP is set on LDAP_SUCCESS only. */
-static int conn_try(struct ldap_conn *conn, const char *uri, bool tls, LDAP **ldp)
+/*
+ * Returns: an LDAP error code; *LDP is set on LDAP_SUCCESS only,
+ * *TLS_FAILED when the server answered but StartTLS did not succeed.
+ */
+static int conn_try(struct ldap_conn *conn, const char *uri, bool tls,
+		    LDAP **ldp, bool *tls_failed)
 {
 	const struct am_host *host = conn->lc_host;
 	LDAP *ld;
@@ -105,6 +109,7 @@ static int conn_try(struct ldap_conn *conn, const char *uri, bool tls, LDAP **ld
 		if (rc != LDAP_SUCCESS) {
 			ldap_log(host, LOG_WARNING, "%s: StartTLS failed: %s",
 				 uri, ldap_err2string(rc));
+			*tls_failed = true;
 			goto fail_unbind;
 		}
 	}
@@ -125,17 +130,15 @@ fail_unbind:
 /* One URI: TLS as the auth file asks, without TLS only when it is optional. */
 static int conn_open_uri(struct ldap_conn *conn, const char *uri, LDAP **ldp)
 {
-	bool tls = conn->lc_auth->la_usetls && uri_is_plain(uri);
+	bool tls = conn->lc_auth->la_usetls && uri_is_plain(uri), tls_failed = false;
 	int rc;
 
-	rc = conn_try(conn, uri, tls, ldp);
-	if (rc == LDAP_SUCCESS || !tls || conn->lc_auth->la_tlsrequired)
-		return rc;
-	if (rc == LDAP_SERVER_DOWN || rc == LDAP_TIMEOUT || rc == LDAP_CONNECT_ERROR)
+	rc = conn_try(conn, uri, tls, ldp, &tls_failed);
+	if (rc == LDAP_SUCCESS || !tls_failed || conn->lc_auth->la_tlsrequired)
 		return rc;
 	ldap_log(conn->lc_host, LOG_WARNING,
 		 "%s: TLS is optional (tlsrequired=no), going on without it", uri);
-	return conn_try(conn, uri, false, ldp);
+	return conn_try(conn, uri, false, ldp, &tls_failed);
 }
 
 /*
