@@ -11,6 +11,7 @@ test_integration_map_probe_LDADD = $(TIRPC_LIBS) $(LIBS)
 INTEGRATION_TESTS = \
 	test/integration/ldap_lookup.sh \
 	test/integration/ldap_auth.sh \
+	test/integration/ldap_failover.sh \
 	test/integration/nis_lookup.sh
 
 TESTS += $(INTEGRATION_TESTS)

@@ -3,7 +3,10 @@
  * map-probe: load one map backend the way the agent does and call it, so
  * the backends can be tested against real servers on their own.
  *
- *   map-probe MODULE.so MAP lookup KEY...   print each KEY's entry
+ *   map-probe MODULE.so MAP lookup KEY...   print each KEY's entry; a KEY
+ *                                           "--pause" waits for a line on
+ *                                           stdin (the test changes the
+ *                                           servers meanwhile)
  *   map-probe MODULE.so MAP list            print "key<TAB>entry" lines
  *   map-probe MODULE.so MAP count           print the number of entries
  *
@@ -170,6 +173,13 @@ static int run(const struct am_map_ops *ops, struct am_map *map, int argc,
 		return ret;
 	}
 	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--pause")) {
+			char line[64];
+
+			if (!fgets(line, sizeof(line), stdin))
+				return -EIO;
+			continue;
+		}
 		ret = ops->lookup(map, argv[i], &entry);
 		if (ret) {
 			fprintf(stderr, "map-probe: lookup %s: %s\n", argv[i],
@@ -177,6 +187,7 @@ static int run(const struct am_map_ops *ops, struct am_map *map, int argc,
 			return ret;
 		}
 		printf("%s\n", entry);
+		fflush(stdout);
 		free(entry);
 	}
 	return 0;

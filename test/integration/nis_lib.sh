@@ -1,10 +1,10 @@
 # test/integration/nis_lib.sh -- a throwaway NIS domain for the NIS tests.
 #
-# nis_enter_ns re-runs the test in private network, UTS, mount and PID
-# namespaces (its own loopback and domainname; tmpfs over /run and
-# /var/yp), so rpcbind, ypserv and ypbind started there touch nothing on
-# the host and die with the test.  nis_start builds the maps with makedbm
-# from source text and starts the three servers.
+# The test runs in private namespaces (enter_private_ns): its own loopback
+# and domainname, tmpfs over /run and /var/yp, so rpcbind, ypserv and
+# ypbind started there touch nothing on the host and die with the test.
+# nis_start builds the maps with makedbm from source text and starts the
+# three servers.
 #
 # Maps of domain $NIS_DOMAIN:
 #   auto_home   alice, bob, the * wildcard, a huge value, odd escapes
@@ -15,14 +15,6 @@ NIS_DOMAIN=autofsng.test
 HUGE_VALUE="-rw,$(printf 'opt%04d,' $(seq 1 120))sync server:/export/huge"
 ODD_VALUE='-fstype=nfs,rw server:/export/odd\ dir/with\"quote\\back&$HOME'
 
-nis_enter_ns() {
-	[ -n "${NIS_IN_NS:-}" ] && return 0
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root for unshare"; exit 77; }
-	command -v unshare >/dev/null || { echo "SKIP: no unshare"; exit 77; }
-	NIS_IN_NS=1 exec unshare -n -u -m -p -f --mount-proc --propagation private \
-		"$BASH" "$0" "$@"
-}
-
 nis_home_source() {
 	printf '%s %s\n' alice "-rw server:/export/home/alice" \
 		bob "-rw,nosuid server:/export/home/bob" \
@@ -32,7 +24,6 @@ nis_home_source() {
 
 nis_start() {
 	need /usr/sbin/rpcbind /usr/sbin/ypserv /usr/sbin/ypbind /usr/lib/yp/makedbm ip
-	ip link set lo up
 	domainname "$NIS_DOMAIN"
 	mount -t tmpfs tmpfs /run
 	mount -t tmpfs tmpfs /var/yp

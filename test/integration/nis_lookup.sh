@@ -1,9 +1,9 @@
 #!/bin/bash
 # Lookups and listings through map_nis.so against real rpcbind, ypserv
 # and ypbind in private namespaces, and the three ways NIS can fail.
-. "$(dirname "$0")/nis_lib.sh"
-nis_enter_ns "$@"
 . "$(dirname "$0")/lib.sh"
+enter_private_ns "$@"
+. "$(dirname "$0")/nis_lib.sh"
 
 nis_start
 nis_agent_conf
