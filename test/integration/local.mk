@@ -8,13 +8,21 @@ test_integration_map_probe_SOURCES = test/integration/map-probe.c
 test_integration_map_probe_LDFLAGS = $(AM_LDFLAGS) -Wl,--no-as-needed
 test_integration_map_probe_LDADD = $(TIRPC_LIBS) $(LIBS)
 
+# Escaping and unescaping of LDAP text, fuzzed (see maps/README.md).
+check_PROGRAMS += test/integration/ldap-text-fuzz
+test_integration_ldap_text_fuzz_SOURCES = test/integration/ldap-text-fuzz.c \
+	maps/ldap_text.c
+test_integration_ldap_text_fuzz_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/maps -D_GNU_SOURCE
+test_integration_ldap_text_fuzz_CFLAGS = $(AM_CFLAGS) $(LDAP_CFLAGS)
+test_integration_ldap_text_fuzz_LDADD = $(LDAP_LIBS)
+
 INTEGRATION_TESTS = \
 	test/integration/ldap_lookup.sh \
 	test/integration/ldap_auth.sh \
 	test/integration/ldap_failover.sh \
 	test/integration/nis_lookup.sh
 
-TESTS += $(INTEGRATION_TESTS)
+TESTS += test/integration/ldap-text-fuzz $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) test/integration/lib.sh \
 	test/integration/ldap_lib.sh test/integration/nis_lib.sh \
 	test/integration/lsan.supp
