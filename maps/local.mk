@@ -10,6 +10,24 @@ maps_map_program_la_SOURCES = maps/program.c
 maps_map_program_la_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
 maps_map_program_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS)
 
+# Directory services: only am_map_module is exported, so the libraries
+# they pull in never clash with the agent's symbols.
+module_LTLIBRARIES += maps/map_ldap.la maps/map_nis.la
+MAP_EXPORT = -export-symbols-regex '^am_map_module$$'
+
+maps_map_ldap_la_SOURCES = maps/ldap.c maps/ldap_conn.c maps/ldap_auth.c \
+	maps/ldap_text.c maps/ldap_priv.h
+maps_map_ldap_la_CFLAGS = $(AM_CFLAGS) -D_GNU_SOURCE $(LDAP_CFLAGS) $(XML_CFLAGS) $(SASL_CFLAGS)
+maps_map_ldap_la_LIBADD = $(LDAP_LIBS) $(XML_LIBS)
+maps_map_ldap_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS) $(MAP_EXPORT)
+
+maps_map_nis_la_SOURCES = maps/nis.c
+maps_map_nis_la_CFLAGS = $(AM_CFLAGS) -D_GNU_SOURCE $(NSL_CFLAGS) $(TIRPC_CFLAGS)
+maps_map_nis_la_LIBADD = $(NSL_LIBS) $(TIRPC_LIBS)
+maps_map_nis_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS) $(MAP_EXPORT)
+
+EXTRA_DIST += maps/README.md
+
 # modules are dlopen'd by name: no libtool archives in the installed tree
 install-data-hook: install-data-hook-modules
 install-data-hook-modules:

@@ -1,1 +1,28 @@
-# test/integration: rules are added with the code that lives here.
+# test/integration: map backends against real servers started by the tests.
+
+check_PROGRAMS += test/integration/map-probe
+test_integration_map_probe_SOURCES = test/integration/map-probe.c
+# ASan intercepts the xdr_* functions and resolves the real ones once, at
+# start; libtirpc must be loaded by then, or a dlopen'd map_nis.so calls
+# through a NULL pointer.  So the driver links it even though it uses none.
+test_integration_map_probe_LDFLAGS = $(AM_LDFLAGS) -Wl,--no-as-needed
+test_integration_map_probe_LDADD = $(TIRPC_LIBS) $(LIBS)
+
+# Escaping and unescaping of LDAP text, fuzzed (see maps/README.md).
+check_PROGRAMS += test/integration/ldap-text-fuzz
+test_integration_ldap_text_fuzz_SOURCES = test/integration/ldap-text-fuzz.c \
+	maps/ldap_text.c
+test_integration_ldap_text_fuzz_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/maps -D_GNU_SOURCE
+test_integration_ldap_text_fuzz_CFLAGS = $(AM_CFLAGS) $(LDAP_CFLAGS)
+test_integration_ldap_text_fuzz_LDADD = $(LDAP_LIBS)
+
+INTEGRATION_TESTS = \
+	test/integration/ldap_lookup.sh \
+	test/integration/ldap_auth.sh \
+	test/integration/ldap_failover.sh \
+	test/integration/nis_lookup.sh
+
+TESTS += test/integration/ldap-text-fuzz $(INTEGRATION_TESTS)
+EXTRA_DIST += $(INTEGRATION_TESTS) test/integration/lib.sh \
+	test/integration/ldap_lib.sh test/integration/nis_lib.sh \
+	test/integration/lsan.supp

@@ -1,0 +1,80 @@
+#!/bin/bash
+# Binding and TLS as the auth file (autofs_ldap_auth.conf shape) says, and
+# the auth files that must be refused.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/ldap_lib.sh"
+
+slapd_start
+SECURE="automountMapName=auto.secure,ou=bis,$SUFFIX"
+TLSMAP="automountMapName=auto.tls,ou=bis,$SUFFIX"
+AUTH=$TMP/auth.xml
+
+auth_file() {	# MODE ATTRIBUTES...
+	local mode=$1; shift
+	printf '<?xml version="1.0" ?>\n<autofs_ldap_sasl_conf\n' > "$AUTH"
+	printf '\t%s\n' "$@" >> "$AUTH"
+	printf '/>\n' >> "$AUTH"
+	chmod "$mode" "$AUTH"
+}
+
+ldap_agent_conf
+probe ldap "$SECURE" lookup carol
+t_eq "anonymous: the protected map shows no keys" "3" "$RC"
+
+auth_file 600 'usetls="no"' 'authrequired="simple"' "user=\"$READER_DN\"" "secret=\"$READER_PW\""
+ldap_agent_conf "auth_conf=$AUTH"
+probe ldap "$SECURE" lookup carol
+t_eq "simple bind with the password from the auth file" "0 -rw server:/export/secure/carol" "$RC $(cat "$TMP/out")"
+
+auth_file 600 'authrequired="yes"' 'authtype="simple"' "user=\"$READER_DN\"" "secret=\"$READER_PW\""
+probe ldap "$SECURE" lookup carol
+t_eq "authtype=simple binds too" "-rw server:/export/secure/carol" "$(cat "$TMP/out")"
+
+auth_file 600 'authrequired="simple"' "user=\"$READER_DN\"" 'secret="wrong"'
+probe ldap "$SECURE" lookup carol
+t_eq "a wrong secret: source unavailable (exit 4)" "4" "$RC"
+t_grep "... saying the bind failed" "bind as $READER_DN failed: Invalid credentials" "$TMP/err"
+
+auth_file 644 'authrequired="simple"' "user=\"$READER_DN\"" "secret=\"$READER_PW\""
+probe ldap "$SECURE" lookup carol
+t_eq "a world-readable auth file is refused" "1" "$RC"
+t_grep "... with a clear message" "refused, mode 0644 lets others read" "$TMP/err"
+
+printf '<?xml version="1.0" ?>\n<autofs_ldap_sasl_conf usetls="no"\n' > "$AUTH"
+chmod 600 "$AUTH"
+probe ldap "$SECURE" lookup carol
+t_eq "a malformed auth file is refused" "1" "$RC"
+t_grep "... saying where" "auth file $AUTH: malformed XML, line" "$TMP/err"
+
+auth_file 600 'usetls="maybe"'
+probe ldap "$SECURE" lookup carol
+t_eq "usetls=maybe is refused" "1" "$RC"
+t_grep "... naming the attribute" 'usetls="maybe" is neither yes nor no' "$TMP/err"
+
+auth_file 600 'authrequired="yes"' 'authtype="EXTERNAL"'
+ldap_agent_conf "uri=$LDAPI_URI" "auth_conf=$AUTH"
+probe ldap "$SECURE" lookup carol
+t_eq "SASL EXTERNAL bind over ldapi" "0 -rw server:/export/secure/carol" "$RC $(cat "$TMP/out")"
+
+ldap_agent_conf
+probe ldap "$TLSMAP" lookup dave
+t_eq "without TLS the TLS-only map shows no keys" "3" "$RC"
+
+auth_file 600 'usetls="yes"' 'tlsrequired="yes"' 'authrequired="no"'
+ldap_agent_conf "auth_conf=$AUTH"
+export LDAPTLS_CACERT=$SLAPD_DIR/tls/ca.crt
+probe ldap "$TLSMAP" lookup dave
+t_eq "StartTLS with the test CA" "0 -rw server:/export/tls/dave" "$RC $(cat "$TMP/out")"
+
+export LDAPTLS_CACERT=$SLAPD_DIR/tls/other.crt
+probe ldap "$TLSMAP" lookup dave
+t_eq "tlsrequired and a server the CA did not sign: exit 4" "4" "$RC"
+t_grep "... saying StartTLS failed" "StartTLS failed" "$TMP/err"
+
+auth_file 600 'usetls="yes"' 'tlsrequired="no"'
+probe ldap "$TLSMAP" lookup dave
+t_eq "TLS optional and failing: goes on in the clear" "3" "$RC"
+t_grep "... and says so" "going on without it" "$TMP/err"
+unset LDAPTLS_CACERT
+
+t_done
