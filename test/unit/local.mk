@@ -1,1 +1,8 @@
-# test/unit: rules are added with the code that lives here.
+# test/unit: host tests of the agent and modules, no kernel needed.
+
+# Option translation of the NFS module (nfs(5) names -> fsconfig/attributes).
+check_PROGRAMS += test/unit/nfs_opts_test
+TESTS += test/unit/nfs_opts_test
+test_unit_nfs_opts_test_SOURCES = test/unit/test_nfs_opts.c \
+	modules/nfs_opts.c modules/nfs_opts.h
+test_unit_nfs_opts_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/modules
