@@ -4,6 +4,7 @@
  * fs_context log of the fsopen() fd: errno alone says EINVAL, the log says
  * which option and why.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -20,6 +20,8 @@
 #include "nfs_ping.h"
 
 #define NFS_PROGRAM_NUM	100003
+/* xdr_void takes no arguments; go through void (*)(void) to say so. */
+#define NFS_XDR_VOID	((xdrproc_t)(void (*)(void))xdr_void)
 
 static long nfs_now_us(void)
 {
@@ -107,8 +109,8 @@ long nfs_ping_one(const struct sockaddr *addr, socklen_t len,
 		left = 1000;
 	tv.tv_sec = left / 1000000;
 	tv.tv_usec = left % 1000000;
-	ret = nfs_ping_status(clnt_call(cl, NULLPROC, (xdrproc_t)xdr_void, NULL,
-					(xdrproc_t)xdr_void, NULL, tv));
+	ret = nfs_ping_status(clnt_call(cl, NULLPROC, NFS_XDR_VOID, NULL,
+					NFS_XDR_VOID, NULL, tv));
 	clnt_destroy(cl);
 out_close:
 	close(fd);

@@ -12,6 +12,7 @@
  * TARGET/FILE after attaching and prints the time from the start of the
  * mount to that byte.  Exit: 0 mounted, 6 mount failed (as the agent), 2 usage.
  */
+#define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
