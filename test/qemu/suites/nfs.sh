@@ -88,7 +88,9 @@ fi
 t_eq bad-option-nothing-mounted "$before" "$(nfs_mounts)"
 
 # --- a server that never answers: bounded by mount_timeout, nothing left ---
-ip link add dead0 type dummy && ip link set dead0 up && ip route add 10.99.0.0/16 dev dead0
+# Packets routed into lo for an address that is not local are dropped
+# without an answer (no forwarding): 10.99.0.0/16 is a silent network.
+ip route add 10.99.0.0/16 dev lo src 127.0.0.1
 LOCS=(10.99.0.1:/export)
 before=$(nfs_mounts)
 start=$(now_ms)
@@ -102,6 +104,17 @@ else
 	t_ok silent-server-logged grep -q 'mount_timeout (5000 ms)' /tmp/try.err
 	t_ok silent-server-not-mounted sh -c "! mountpoint -q $T"
 	t_eq silent-server-nothing-left "$before" "$(nfs_mounts)"
+fi
+
+# a port with no service: refused at once, also nothing left
+LOCS=(127.0.0.1:/export)
+start=$(now_ms)
+if try -t 5000 -o vers=4.2,port=1; then
+	t_fail refused-port "mounted through a port with no service"
+	settle
+else
+	t_ok refused-port-fast test $(( $(now_ms) - start )) -lt 4900
+	t_eq refused-port-nothing-left "$before" "$(nfs_mounts)"
 fi
 
 # --- replicated: the silent one is dropped, the live one mounts ------------
