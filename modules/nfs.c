@@ -15,6 +15,19 @@
  * fatal signal, and killing the child guarantees the bound.  A killed
  * attempt leaves nothing behind: the mount is detached until the agent
  * attaches the fd, and the fs_context dies with the child.
+ *
+ * Configuration, section [nfs] of autofs-agent.conf (all optional):
+ *   vers = 4.2          the version to use when a map gives none (default:
+ *                       negotiate 4.2, 4.1, 4.0, 3; fstype nfs4: 4.x only)
+ *   bind_local = yes    an export of this host (an address of this host and
+ *                       a path that exists here) becomes a bind mount; the
+ *                       map options nobind and port= keep NFS
+ *   ping_timeout_ms = 2000   how long to wait for replicated servers' NULL
+ *                       replies; a server silent that long is dropped
+ *   hosts_list = h1 h2  the hosts -hosts lists for browsing (map_hosts.so)
+ *   hosts_timeout_ms = 5000  the -hosts map's EXPORT call bound
+ * The whole attempt is bounded by [general] mount_timeout (mr_timeout_ms).
+ * Replica weights: host(w), lower is preferred, 0 when not given.
  */
 #include <errno.h>
 #include <limits.h>
