@@ -33,3 +33,10 @@ install-data-hook: install-data-hook-modules
 install-data-hook-modules:
 	rm -f $(DESTDIR)$(moduledir)/*.la
 .PHONY: install-data-hook-modules
+
+# -hosts: a host's exports through the MOUNT protocol (libtirpc).
+module_LTLIBRARIES += maps/map_hosts.la
+maps_map_hosts_la_SOURCES = maps/hosts.c
+maps_map_hosts_la_CFLAGS = $(AM_CFLAGS) $(TIRPC_CFLAGS)
+maps_map_hosts_la_LIBADD = $(TIRPC_LIBS)
+maps_map_hosts_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared

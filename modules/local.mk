@@ -8,3 +8,20 @@ modules_mount_bind_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS)
 modules_mount_generic_la_SOURCES = modules/generic.c modules/mntattr.c modules/am_mntattr.h
 modules_mount_generic_la_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
 modules_mount_generic_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS)
+
+# NFS: new mount API, version negotiation, replica ranking by RPC NULL ping.
+module_LTLIBRARIES += modules/mount_nfs.la
+modules_mount_nfs_la_SOURCES = modules/nfs.c \
+	modules/nfs_addr.c modules/nfs_addr.h \
+	modules/nfs_fs.c modules/nfs_fs.h \
+	modules/nfs_opts.c modules/nfs_opts.h \
+	modules/nfs_ping.c modules/nfs_ping.h
+modules_mount_nfs_la_CFLAGS = $(AM_CFLAGS) $(TIRPC_CFLAGS) -pthread
+modules_mount_nfs_la_LIBADD = $(TIRPC_LIBS)
+modules_mount_nfs_la_LDFLAGS = $(AM_LDFLAGS) -pthread -module -avoid-version -shared
+
+# try-module: a test driver that loads one mount module, mounts what argv
+# describes and attaches it on a directory; used by the QEMU nfs suite.
+noinst_PROGRAMS += modules/try-module
+modules_try_module_SOURCES = modules/try_module.c
+modules_try_module_LDADD = $(LIBADD_DLOPEN) -ldl

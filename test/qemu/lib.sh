@@ -65,6 +65,9 @@ nfs_server_boot() {
 }
 
 # Idempotent: a second call (another suite in the same boot) adds exports.
+# Each export is bind-mounted onto itself in the server's namespace: knfsd
+# gives an export that is no mount point of its own the flags of the export
+# above it, and the pseudo root "/" is exported ro (NFSv4 clients got EROFS).
 nfs_server_start() {
 	local e fsid pid
 	pidof rpc.mountd >/dev/null || nfs_server_boot || return 1
@@ -72,6 +75,8 @@ nfs_server_start() {
 	for e in "$@"; do
 		fsid=$(printf %s "$e" | cksum | cut -d' ' -f1)
 		mkdir -p "$NFS_ROOT$e"
+		nsenter -m -t "$pid" sh -c 'mountpoint -q "$1" || mount --bind "$1" "$1"' sh "$e" ||
+			return 1
 		nsenter -m -t "$pid" exportfs -o \
 			"rw,no_root_squash,no_subtree_check,insecure,fsid=$((fsid % 2147483647 + 1))" \
 			"127.0.0.1:$e" || return 1

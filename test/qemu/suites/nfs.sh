@@ -1,0 +1,206 @@
+# SUITE_TIMEOUT=600
+# nfs: the NFS mount module (mount_nfs.so) and the -hosts map (map_hosts.so)
+# against the in-guest knfsd, driven by modules/try-module the way the agent
+# calls them, then the agent's real path when it is installed.
+. "$TOP/test/qemu/lib.sh"
+
+TRY=$BUILDDIR/modules/try-module
+MODDIR=/usr/lib/autofsng
+NFSMOD=$MODDIR/mount_nfs.so
+HOSTSMAP=$MODDIR/map_hosts.so
+FIG=/run/results/nfs-figures.txt
+T=/mnt/t
+
+[ -x "$TRY" ] && [ -f "$NFSMOD" ] || { t_fail setup "no $TRY or $NFSMOD (build and stage first)"; exit 1; }
+
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+nfs_mounts() { grep -c ' nfs4\? ' /proc/self/mountinfo; }
+opt_of() { findmnt -no OPTIONS "$1" | tr , '\n' | sed -n "s/^$2=//p"; }
+
+# try NAME ARGS...: run try-module on $T; its stderr lands in /tmp/try.err
+try() { "$TRY" "$@" "$NFSMOD" "$T" "${LOCS[@]}" >/tmp/try.out 2>/tmp/try.err; }
+settle() { mountpoint -q "$T" && umount "$T"; mountpoint -q "$T" && umount -l "$T"; true; }
+
+mkdir -p "$T"
+nfs_server_start /export /export/a /export/b || { t_fail server "nfs_server_start failed"; exit 1; }
+echo "written on the server side" > "$NFS_ROOT/export/hello"
+head -c 65536 /dev/urandom > "$NFS_ROOT/export/blob"
+echo a > "$NFS_ROOT/export/a/in-a"
+echo b > "$NFS_ROOT/export/b/in-b"
+
+# --- every version: mount, read, write back byte for byte ------------------
+for v in 3 4.0 4.1 4.2; do
+	LOCS=(127.0.0.1:/export)
+	if ! try -o "vers=$v"; then
+		t_fail "v$v-mount" "$(tail -2 /tmp/try.err | tr '\n' ' ')"
+		continue
+	fi
+	t_eq "v$v-version" "$v" "$(opt_of $T vers)"
+	t_eq "v$v-read" "written on the server side" "$(cat $T/hello)"
+	head -c 100000 /dev/urandom > /tmp/w.bin
+	cp /tmp/w.bin "$T/w-$v.bin" && sync
+	t_ok "v$v-write" cmp /tmp/w.bin "$NFS_ROOT/export/w-$v.bin"
+	settle
+done
+
+# --- negotiation: no vers= settles on the best the server has --------------
+LOCS=(127.0.0.1:/export)
+if try; then
+	t_eq negotiate-4.2 4.2 "$(opt_of $T vers)"
+	t_ok negotiate-logged grep -q 'with vers=4.2' /tmp/try.err
+else
+	t_fail negotiate-4.2 "$(tail -2 /tmp/try.err | tr '\n' ' ')"
+fi
+settle
+if try -T nfs4 -o soft,timeo=50; then
+	t_eq nfs4-type-v4-only 4.2 "$(opt_of $T vers)"
+	t_ok options-reach-kernel sh -c "findmnt -no OPTIONS $T | grep -q 'soft.*timeo=50'"
+else
+	t_fail nfs4-type-v4-only "$(tail -2 /tmp/try.err | tr '\n' ' ')"
+fi
+settle
+
+# --- vers=3 nolock: no lockd for this mount, locks stay local --------------
+if try -o vers=3,nolock,nosuid,nodev; then
+	t_ok v3-nolock sh -c "findmnt -no OPTIONS $T | tr , '\n' | grep -qx 'nolock\|local_lock=all'"
+	t_ok v3-attrs sh -c "findmnt -no VFS-OPTIONS $T | grep -q nosuid && findmnt -no VFS-OPTIONS $T | grep -q nodev"
+	t_ok v3-nolock-flock flock "$T/hello" true
+else
+	t_fail v3-nolock "$(tail -2 /tmp/try.err | tr '\n' ' ')"
+fi
+settle
+
+# --- refused options are reported by name ---------------------------------
+before=$(nfs_mounts)
+if try -o vers=4.2,frobnicate=7; then
+	t_fail bad-option "an unknown option was accepted"
+	settle
+else
+	t_ok bad-option-named grep -q "frobnicate" /tmp/try.err
+	t_ok bad-option-kernel-says grep -qi "unknown parameter" /tmp/try.err
+fi
+if try -o vers=3,timeo=soon; then
+	t_fail bad-value "timeo=soon was accepted"
+	settle
+else
+	t_ok bad-value-named grep -q "timeo=soon" /tmp/try.err
+fi
+t_eq bad-option-nothing-mounted "$before" "$(nfs_mounts)"
+
+# --- a server that never answers: bounded by mount_timeout, nothing left ---
+# Packets routed into lo for an address that is not local are dropped
+# without an answer (no forwarding): 10.99.0.0/16 is a silent network.
+ip route add 10.99.0.0/16 dev lo src 127.0.0.1
+LOCS=(10.99.0.1:/export)
+before=$(nfs_mounts)
+start=$(now_ms)
+if try -t 5000; then
+	t_fail silent-server "mounted a server that does not exist"
+	settle
+else
+	took=$(( $(now_ms) - start ))
+	echo "silent server failed after $took ms" >> "$FIG"
+	t_ok silent-server-bounded test "$took" -ge 4900 -a "$took" -lt 8000
+	t_ok silent-server-logged grep -q 'mount_timeout (5000 ms)' /tmp/try.err
+	t_ok silent-server-not-mounted sh -c "! mountpoint -q $T"
+	t_eq silent-server-nothing-left "$before" "$(nfs_mounts)"
+fi
+
+# a port with no service: refused at once, also nothing left
+LOCS=(127.0.0.1:/export)
+start=$(now_ms)
+if try -t 5000 -o vers=4.2,port=1; then
+	t_fail refused-port "mounted through a port with no service"
+	settle
+else
+	t_ok refused-port-fast test $(( $(now_ms) - start )) -lt 4900
+	t_eq refused-port-nothing-left "$before" "$(nfs_mounts)"
+fi
+
+# --- replicated: the silent one is dropped, the live one mounts ------------
+LOCS=(10.99.0.1,127.0.0.1:/export)
+start=$(now_ms)
+if try -t 20000 -c nfs.ping_timeout_ms=3000; then
+	t_eq replicated-live-one "127.0.0.1:/export" "$(findmnt -no SOURCE $T)"
+	t_ok replicated-fast test $(( $(now_ms) - start )) -lt 3000
+else
+	t_fail replicated-live-one "$(tail -2 /tmp/try.err | tr '\n' ' ')"
+fi
+settle
+
+# --- weights: lower weight wins over a faster or earlier server ------------
+LOCS=("127.0.0.1(5),127.0.0.2(1):/export")
+try && t_eq weight-low-wins "127.0.0.2:/export" "$(findmnt -no SOURCE $T)" ||
+	t_fail weight-low-wins "$(tail -2 /tmp/try.err | tr '\n' ' ')"
+settle
+LOCS=("127.0.0.2(3):/export" "127.0.0.1(2):/export")
+try && t_eq weight-across-locations "127.0.0.1:/export" "$(findmnt -no SOURCE $T)" ||
+	t_fail weight-across-locations "$(tail -2 /tmp/try.err | tr '\n' ' ')"
+settle
+# weight also ranks a dead server behind a live one of worse weight
+LOCS=("10.99.0.1(0),127.0.0.1(9):/export")
+try -c nfs.ping_timeout_ms=1000 && t_eq weight-dead-dropped "127.0.0.1:/export" "$(findmnt -no SOURCE $T)" ||
+	t_fail weight-dead-dropped "$(tail -2 /tmp/try.err | tr '\n' ' ')"
+settle
+
+# --- an export of this host becomes a bind mount --------------------------
+mkdir -p /srv/export/local && echo here > /srv/export/local/f
+LOCS=(127.0.0.1:/srv/export/local)
+if try -o ro; then
+	t_eq local-bind-type tmpfs "$(findmnt -no FSTYPE $T)"
+	t_eq local-bind-read here "$(cat $T/f)"
+	t_ok local-bind-ro sh -c "! touch $T/x 2>/dev/null"
+	t_ok local-bind-logged grep -q 'bind mount of /srv/export/local' /tmp/try.err
+else
+	t_fail local-bind "$(tail -2 /tmp/try.err | tr '\n' ' ')"
+fi
+settle
+if try -c nfs.bind_local=no; then
+	t_fail local-bind-off "bind_local=no still mounted $(findmnt -no SOURCE,FSTYPE $T)"
+	settle
+else
+	t_pass local-bind-off
+fi
+
+# --- IPv6 literal ----------------------------------------------------------
+pid=$(pidof -s rpc.mountd)
+nsenter -m -t "$pid" exportfs -o rw,no_root_squash,no_subtree_check,insecure,fsid=77 "[::1]:/export" 2>/tmp/x6 ||
+	nsenter -m -t "$pid" exportfs -o rw,no_root_squash,no_subtree_check,insecure,fsid=77 "::1:/export" 2>>/tmp/x6
+LOCS=("[::1]:/export")
+if try -o vers=4.2 -c nfs.bind_local=no; then
+	t_eq ipv6-literal "[::1]:/export" "$(findmnt -no SOURCE $T)"
+else
+	t_fail ipv6-literal "$(tail -2 /tmp/try.err | tr '\n' ' ') $(cat /tmp/x6)"
+fi
+settle
+
+# --- -hosts: the server's exports through the MOUNT protocol --------------
+entry=$("$TRY" -M "$HOSTSMAP" 127.0.0.1 2>/tmp/hosts.err)
+t_ok hosts-lists-export sh -c "echo '$entry' | grep -q ' /export 127.0.0.1:/export'"
+t_ok hosts-lists-sub sh -c "echo '$entry' | grep -q ' /export/a 127.0.0.1:/export/a'"
+t_ok hosts-unknown-host sh -c "! '$TRY' -M '$HOSTSMAP' no-such-host.invalid 2>/dev/null"
+t_eq hosts-no-list "" "$("$TRY" -M "$HOSTSMAP" 2>&1)"
+t_eq hosts-list-configured 127.0.0.1 "$("$TRY" -M -c nfs.hosts_list=127.0.0.1 "$HOSTSMAP" | cut -f1)"
+LOCS=(127.0.0.1:/export/a)
+try && t_eq hosts-offset-mounts a "$(cat $T/in-a)" || t_fail hosts-offset-mounts "$(tail -2 /tmp/try.err)"
+settle
+
+# --- figures: access -> first byte, module vs mount(8), one boot -----------
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'; }
+measure() {
+	local label=$1 i t0; shift
+	for i in $(seq 10); do
+		t0=$(date +%s%N)
+		"$@" >/dev/null 2>&1 && head -c1 "$T/hello" >/dev/null
+		echo $(( ($(date +%s%N) - t0) / 1000 ))
+		settle
+	done | median | { read -r m; echo "$label median ${m} us (10 runs)" | tee -a "$FIG"; }
+}
+for v in 3 4.2; do
+	LOCS=(127.0.0.1:/export)
+	measure "first-byte v$v try-module+mount_nfs.so" "$TRY" -o "vers=$v" "$NFSMOD" "$T" 127.0.0.1:/export
+	measure "first-byte v$v mount(8)" mount -t nfs -o "vers=$v" 127.0.0.1:/export "$T"
+done
+measure "first-byte replicated (1 silent of 2)" "$TRY" -c nfs.ping_timeout_ms=3000 "$NFSMOD" "$T" 10.99.0.1,127.0.0.1:/export
+t_ok figures-recorded test "$(grep -c median "$FIG")" -eq 5
+cat "$FIG"
