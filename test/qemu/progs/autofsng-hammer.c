@@ -7,8 +7,9 @@
  *   autofsng-hammer statloop N PATH      nanoseconds per stat(PATH), N times
  *   autofsng-hammer readdir DIR          entries of DIR (no . ..), and ms
  *   autofsng-hammer readdir-pause DIR FILE
- *                                        read one small batch of DIR, wait
- *                                        until FILE exists, read the rest:
+ *                                        read one small batch of DIR, create
+ *                                        FILE.started, wait until FILE
+ *                                        exists, read the rest:
  *                                        prints the entry count
  *
  * "same" and "keys" start all children together and print
@@ -109,8 +110,15 @@ static int list(const char *dir, const char *wait_for)
 		return 1;
 	}
 	if (wait_for) {
+		char started[4096];
+		int sfd;
+
 		if (read_some(fd, &count, 512) < 0)
 			return 1;
+		snprintf(started, sizeof(started), "%s.started", wait_for);
+		sfd = open(started, O_WRONLY | O_CREAT, 0644);
+		if (sfd >= 0)
+			close(sfd);
 		while (access(wait_for, F_OK) < 0)
 			usleep(20000);
 	}
