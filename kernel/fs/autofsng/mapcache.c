@@ -25,12 +25,11 @@
 #include "autofsng_i.h"
 
 /*
- * The keys written so far.  lock protects everything below it; count
- * covers the WRITEFD file and the refresh.
+ * The keys written so far; count covers the WRITEFD file and the refresh.
  */
 struct autofsng_builder {
 	refcount_t		count;
-	struct mutex		lock;
+	struct mutex		lock;		/* protects everything below */
 	bool			closed;
 	bool			nomem;
 	bool			bad_line;	/* current line is dropped */
@@ -226,8 +225,8 @@ static const struct file_operations autofsng_list_fops = {
 };
 
 /* Close the builder and turn its keys into a snapshot (or NULL). */
-static struct autofsng_snapshot *autofsng_builder_close(
-		struct autofsng_builder *b, bool ok)
+static struct autofsng_snapshot *
+autofsng_builder_close(struct autofsng_builder *b, bool ok)
 {
 	struct autofsng_snapshot *snap = NULL;
 	struct autofsng_key *key, *next;
@@ -350,8 +349,8 @@ static int autofsng_refresh_args(struct autofsng_refresh *r)
 	return envp[i] ? 0 : -ENOMEM;
 }
 
-static struct autofsng_refresh *autofsng_refresh_alloc(
-		struct autofsng_sb_info *sbi, const struct path *path)
+static struct autofsng_refresh *
+autofsng_refresh_alloc(struct autofsng_sb_info *sbi, const struct path *path)
 {
 	struct autofsng_refresh *r;
 

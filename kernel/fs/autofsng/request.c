@@ -113,8 +113,8 @@ void autofsng_negative_free(struct autofsng_sb_info *sbi)
 }
 
 /* Called with sbi->lock held; takes a reference on the request found. */
-static struct autofsng_request *autofsng_request_find(
-		struct autofsng_sb_info *sbi, const struct path *path)
+static struct autofsng_request *
+autofsng_request_find(struct autofsng_sb_info *sbi, const struct path *path)
 {
 	struct autofsng_request *req;
 
@@ -232,8 +232,8 @@ static int autofsng_request_args(struct autofsng_request *req)
 	return envp[i] ? 0 : -ENOMEM;
 }
 
-static struct autofsng_request *autofsng_request_alloc(
-		struct autofsng_sb_info *sbi, const struct path *path)
+static struct autofsng_request *
+autofsng_request_alloc(struct autofsng_sb_info *sbi, const struct path *path)
 {
 	struct autofsng_request *req;
 	int err;
@@ -278,8 +278,9 @@ static int autofsng_trap_instantiate(struct dentry *dentry)
  * Find the request for @path or start one.  Returns the request with a
  * reference, NULL when the key is already mounted, or an error.
  */
-static struct autofsng_request *autofsng_request_get(
-		struct autofsng_sb_info *sbi, struct path *path, bool *started)
+static struct autofsng_request *
+autofsng_request_get(struct autofsng_sb_info *sbi, struct path *path,
+		     bool *started)
 {
 	struct autofsng_request *req, *new;
 

@@ -14,27 +14,27 @@
 #include "autofsng_i.h"
 
 enum autofsng_param {
-	Opt_direct,
-	Opt_indirect,
-	Opt_browse,
-	Opt_nobrowse,
-	Opt_mapkey,
-	Opt_mapoffset,
-	Opt_opt,
-	Opt_negative_timeout,
-	Opt_cache_ttl,
+	OPT_DIRECT,
+	OPT_INDIRECT,
+	OPT_BROWSE,
+	OPT_NOBROWSE,
+	OPT_MAPKEY,
+	OPT_MAPOFFSET,
+	OPT_OPT,
+	OPT_NEGATIVE_TIMEOUT,
+	OPT_CACHE_TTL,
 };
 
 static const struct fs_parameter_spec autofsng_param_specs[] = {
-	fsparam_flag("direct",			Opt_direct),
-	fsparam_flag("indirect",		Opt_indirect),
-	fsparam_flag("browse",			Opt_browse),
-	fsparam_flag("nobrowse",		Opt_nobrowse),
-	fsparam_string("mapkey",		Opt_mapkey),
-	fsparam_string("mapoffset",		Opt_mapoffset),
-	fsparam_string("opt",			Opt_opt),
-	fsparam_u32("negative_timeout",		Opt_negative_timeout),
-	fsparam_u32("cache_ttl",		Opt_cache_ttl),
+	fsparam_flag("direct",			OPT_DIRECT),
+	fsparam_flag("indirect",		OPT_INDIRECT),
+	fsparam_flag("browse",			OPT_BROWSE),
+	fsparam_flag("nobrowse",		OPT_NOBROWSE),
+	fsparam_string("mapkey",		OPT_MAPKEY),
+	fsparam_string("mapoffset",		OPT_MAPOFFSET),
+	fsparam_string("opt",			OPT_OPT),
+	fsparam_u32("negative_timeout",		OPT_NEGATIVE_TIMEOUT),
+	fsparam_u32("cache_ttl",		OPT_CACHE_TTL),
 	{}
 };
 
@@ -81,15 +81,15 @@ static int autofsng_parse_param(struct fs_context *fc,
 
 	/* direct/indirect and browse/nobrowse are each one choice */
 	switch (opt) {
-	case Opt_direct:
-	case Opt_indirect:
-		err = autofsng_seen_once(fc, &ctx->seen, Opt_direct,
-					 Opt_indirect, param->key);
+	case OPT_DIRECT:
+	case OPT_INDIRECT:
+		err = autofsng_seen_once(fc, &ctx->seen, OPT_DIRECT,
+					 OPT_INDIRECT, param->key);
 		break;
-	case Opt_browse:
-	case Opt_nobrowse:
-		err = autofsng_seen_once(fc, &ctx->seen, Opt_browse,
-					 Opt_nobrowse, param->key);
+	case OPT_BROWSE:
+	case OPT_NOBROWSE:
+		err = autofsng_seen_once(fc, &ctx->seen, OPT_BROWSE,
+					 OPT_NOBROWSE, param->key);
 		break;
 	default:
 		err = autofsng_seen_once(fc, &ctx->seen, opt, opt, param->key);
@@ -99,30 +99,30 @@ static int autofsng_parse_param(struct fs_context *fc,
 		return err;
 
 	switch (opt) {
-	case Opt_direct:
+	case OPT_DIRECT:
 		sbi->direct = true;
 		break;
-	case Opt_indirect:
+	case OPT_INDIRECT:
 		sbi->direct = false;
 		break;
-	case Opt_browse:
+	case OPT_BROWSE:
 		sbi->browse = true;
 		break;
-	case Opt_nobrowse:
+	case OPT_NOBROWSE:
 		sbi->browse = false;
 		break;
-	case Opt_mapkey:
+	case OPT_MAPKEY:
 		return autofsng_parse_string(fc, &sbi->mapkey, param);
-	case Opt_mapoffset:
+	case OPT_MAPOFFSET:
 		return autofsng_parse_string(fc, &sbi->mapoffset, param);
-	case Opt_opt:
+	case OPT_OPT:
 		sbi->mapoptions = param->string;
 		param->string = NULL;
 		break;
-	case Opt_negative_timeout:
+	case OPT_NEGATIVE_TIMEOUT:
 		sbi->negative_timeout = result.uint_32;
 		break;
-	case Opt_cache_ttl:
+	case OPT_CACHE_TTL:
 		sbi->cache_ttl = result.uint_32;
 		break;
 	}
@@ -165,7 +165,9 @@ struct inode *autofsng_new_dir_inode(struct super_block *sb)
 		return NULL;
 	inode->i_ino = get_next_ino();
 	inode->i_mode = S_IFDIR | 0555;
-	inode->i_mtime = inode->i_atime = inode->i_ctime = current_time(inode);
+	inode->i_mtime = current_time(inode);
+	inode->i_atime = inode->i_mtime;
+	inode->i_ctime = inode->i_mtime;
 	inode->i_op = &simple_dir_inode_operations;
 	inode->i_fop = &simple_dir_operations;
 	set_nlink(inode, 2);
