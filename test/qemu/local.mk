@@ -3,3 +3,14 @@ SUITES ?=
 qemu-check:
 	$(top_srcdir)/test/qemu/run $(SUITES)
 .PHONY: qemu-check
+
+# autofsng suite: the test agent the kernel runs, and the walk hammer.
+# Built without sanitizers: the kernel execs the agent, which must stay
+# single-threaded for setns(CLONE_NEWNS).
+noinst_PROGRAMS += test/qemu/progs/autofsng-agent test/qemu/progs/autofsng-hammer
+test_qemu_progs_autofsng_agent_SOURCES = test/qemu/progs/autofsng-agent.c
+test_qemu_progs_autofsng_agent_CFLAGS = $(WARN_CFLAGS)
+test_qemu_progs_autofsng_agent_LDFLAGS =
+test_qemu_progs_autofsng_hammer_SOURCES = test/qemu/progs/autofsng-hammer.c
+test_qemu_progs_autofsng_hammer_CFLAGS = $(WARN_CFLAGS)
+test_qemu_progs_autofsng_hammer_LDFLAGS =

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * autofsng: internal definitions shared by the files of the filesystem.
+ *
+ * See Documentation/filesystems/autofsng.rst for the protocol and locking.
+ */
+#ifndef _AUTOFSNG_I_H
+#define _AUTOFSNG_I_H
+
+#include <linux/fs.h>
+#include <linux/path.h>
+#include <linux/rbtree.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/mutex.h>
+#include <linux/completion.h>
+#include <linux/workqueue.h>
+#include <linux/list.h>
+
+#define AUTOFSNG_SUPER_MAGIC	0x7d92b1a0
+#define AUTOFSNG_ROOT_INO	1
+
+/* The fd numbers the helper finds its descriptors at (after 0, 1, 2). */
+#define AUTOFSNG_HELPER_FD	3
+#define AUTOFSNG_HELPER_MAX_FILES 2
+
+#define AUTOFSNG_DEFAULT_NEGATIVE_TIMEOUT	60
+#define AUTOFSNG_DEFAULT_CACHE_TTL		600
+
+struct autofsng_sb_info;
+
+/*
+ * One run of the agent.  Lookups and list refreshes embed one.  The
+ * reference count covers the starter, the usermode helper (until its
+ * cleanup callback) and every waiter.
+ */
+struct autofsng_helper {
+	refcount_t		count;
+	struct autofsng_sb_info	*sbi;
+	struct list_head	list;		/* sbi->helpers, under sbi->lock */
+	struct completion	done;		/* set once status is final */
+	int			status;		/* 0, -errno or a wait status */
+	struct pid		*pgrp;		/* the agent's group, sbi->lock */
+	bool			timed_out;	/* sbi->lock */
+	struct delayed_work	timeout;
+	struct file		*files[AUTOFSNG_HELPER_MAX_FILES];
+	unsigned int		nr_files;
+	char			*argv[3];
+	char			**envp;		/* NULL-terminated, kmalloc'd */
+	void			(*finish)(struct autofsng_helper *h);
+	void			(*release)(struct autofsng_helper *h);
+};
+
+/*
+ * One map key snapshot entry.  The rb node is used only while the
+ * snapshot is being built; readers index the sorted array.
+ */
+struct autofsng_key {
+	struct rb_node		node;
+	unsigned int		len;
+	char			name[];
+};
+
+/* An immutable, sorted, reference counted set of map keys. */
+struct autofsng_snapshot {
+	refcount_t		count;
+	unsigned int		nr;
+	struct autofsng_key	**keys;
+};
+
+struct autofsng_refresh;
+
+/* The browse cache of one superblock. */
+struct autofsng_mapcache {
+	spinlock_t		lock;		/* protects the fields below */
+	struct autofsng_snapshot *snap;	/* NULL until a refresh succeeds */
+	struct autofsng_refresh	*refresh;	/* the refresh in flight */
+	unsigned long		next_refresh;	/* jiffies */
+	bool			valid;		/* next_refresh means something */
+};
+
+struct autofsng_sb_info {
+	bool			direct;
+	bool			browse;
+	char			*mapname;
+	char			*mapkey;
+	char			*mapoffset;
+	char			*mapoptions;
+	unsigned int		negative_timeout;	/* seconds */
+	unsigned int		cache_ttl;		/* seconds */
+
+	/*
+	 * lock protects helpers, requests and negative.  inflight counts
+	 * running helpers so that RCU walk can skip the lock when idle.
+	 */
+	spinlock_t		lock;
+	struct list_head	helpers;
+	struct list_head	requests;
+	struct list_head	negative;
+	atomic_t		inflight;
+
+	struct autofsng_mapcache cache;
+};
+
+static inline struct autofsng_sb_info *autofsng_sbi(struct super_block *sb)
+{
+	return sb->s_fs_info;
+}
+
+/* init.c */
+char *autofsng_agent_path(void);
+unsigned long autofsng_agent_timeout(void);
+
+/* super.c */
+int autofsng_init_fs_context(struct fs_context *fc);
+void autofsng_kill_sb(struct super_block *sb);
+struct inode *autofsng_new_dir_inode(struct super_block *sb);
+
+/* root.c */
+extern const struct inode_operations autofsng_indirect_root_iops;
+extern const struct file_operations autofsng_indirect_root_fops;
+extern const struct inode_operations autofsng_direct_root_iops;
+extern const struct dentry_operations autofsng_dentry_ops;
+void autofsng_set_trap(struct dentry *dentry);
+
+/* request.c */
+struct vfsmount *autofsng_request_mount(struct path *path);
+int autofsng_request_wait(const struct path *path);
+bool autofsng_negative_cached(struct autofsng_sb_info *sbi,
+			      const struct qstr *name);
+void autofsng_negative_free(struct autofsng_sb_info *sbi);
+
+/* helper.c */
+int autofsng_helper_init_common(struct autofsng_helper *h,
+				struct autofsng_sb_info *sbi,
+				const char *cmd);
+int autofsng_helper_run(struct autofsng_helper *h);
+int autofsng_helper_wait(struct autofsng_helper *h);
+void autofsng_helper_put(struct autofsng_helper *h);
+void autofsng_helper_free_args(struct autofsng_helper *h);
+bool autofsng_is_helper(struct autofsng_sb_info *sbi);
+char **autofsng_envp_alloc(unsigned int nr);
+
+/* mapcache.c */
+void autofsng_mapcache_init(struct autofsng_mapcache *mc);
+void autofsng_mapcache_destroy(struct autofsng_mapcache *mc);
+struct autofsng_snapshot *autofsng_snapshot_get(struct super_block *sb,
+						const struct path *path);
+struct autofsng_snapshot *autofsng_snapshot_peek(struct super_block *sb);
+void autofsng_snapshot_put(struct autofsng_snapshot *snap);
+bool autofsng_snapshot_has(const struct autofsng_snapshot *snap,
+			   const char *name, unsigned int len);
+
+#endif /* _AUTOFSNG_I_H */

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * autofsng: running the agent.
+ *
+ * The agent runs through call_usermodehelper in the initial namespaces.
+ * Its init callback, in the new process before exec, makes it the leader
+ * of a new session (so that its process group identifies it and its
+ * children at the traps) and installs the request's files at fds 3 and
+ * up.  The starter waits killably; the cleanup callback, which runs once
+ * the agent has exited or could not start, publishes the status and wakes
+ * every waiter.  A delayed work item kills the agent's process group when
+ * it runs past fs.autofsng.agent_timeout.
+ */
+#define pr_fmt(fmt) "autofsng: " fmt
+
+#include <linux/fs.h>
+#include <linux/file.h>
+#include <linux/fcntl.h>
+#include <linux/pid.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/syscalls.h>
+#include <linux/umh.h>
+#include "autofsng_i.h"
+
+/**
+ * autofsng_envp_alloc - a NULL-terminated environment array
+ * @nr: the number of variables it will hold
+ *
+ * Return: a zeroed array of @nr + 1 pointers, or NULL.
+ */
+char **autofsng_envp_alloc(unsigned int nr)
+{
+	return kcalloc(nr + 1, sizeof(char *), GFP_KERNEL);
+}
+
+/**
+ * autofsng_helper_free_args - free argv, envp and the files of a helper
+ * @h: the helper
+ */
+void autofsng_helper_free_args(struct autofsng_helper *h)
+{
+	unsigned int i;
+
+	kfree(h->argv[0]);
+	h->argv[0] = NULL;
+	if (h->envp) {
+		for (i = 0; h->envp[i]; i++)
+			kfree(h->envp[i]);
+		kfree(h->envp);
+		h->envp = NULL;
+	}
+	for (i = 0; i < h->nr_files; i++)
+		fput(h->files[i]);
+	h->nr_files = 0;
+}
+
+/**
+ * autofsng_helper_put - drop a reference on a helper
+ * @h: the helper
+ */
+void autofsng_helper_put(struct autofsng_helper *h)
+{
+	if (!refcount_dec_and_test(&h->count))
+		return;
+	autofsng_helper_free_args(h);
+	h->release(h);
+}
+
+static void autofsng_helper_timeout(struct work_struct *work)
+{
+	struct autofsng_helper *h = container_of(to_delayed_work(work),
+						 struct autofsng_helper,
+						 timeout);
+	struct pid *pgrp;
+
+	spin_lock(&h->sbi->lock);
+	h->timed_out = true;
+	pgrp = get_pid(h->pgrp);
+	spin_unlock(&h->sbi->lock);
+
+	pr_warn("agent '%s %s' for map %s ran past fs.autofsng.agent_timeout, killing it\n",
+		h->argv[0], h->argv[1], h->sbi->mapname);
+	if (pgrp) {
+		kill_pgrp(pgrp, SIGKILL, 1);
+		put_pid(pgrp);
+	}
+}
+
+static void autofsng_helper_stdio(void)
+{
+	struct file *null;
+	unsigned int fd;
+
+	null = filp_open("/dev/null", O_RDWR, 0);
+	if (IS_ERR(null))
+		return;
+	for (fd = 0; fd < 3; fd++)
+		replace_fd(fd, null, 0);
+	fput(null);
+}
+
+/* Runs in the new process, before exec. */
+static int autofsng_helper_setup(struct subprocess_info *info,
+				 struct cred *new)
+{
+	struct autofsng_helper *h = info->data;
+	unsigned int i;
+	int err;
+
+	ksys_setsid();
+	spin_lock(&h->sbi->lock);
+	if (h->timed_out) {
+		spin_unlock(&h->sbi->lock);
+		return -ETIMEDOUT;
+	}
+	h->pgrp = get_pid(task_pgrp(current));
+	spin_unlock(&h->sbi->lock);
+
+	autofsng_helper_stdio();
+	for (i = 0; i < h->nr_files; i++) {
+		err = replace_fd(AUTOFSNG_HELPER_FD + i, h->files[i], 0);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+static void autofsng_helper_complete(struct autofsng_helper *h, int status)
+{
+	h->status = status;
+	if (h->finish)
+		h->finish(h);
+	complete_all(&h->done);
+}
+
+/* Runs once the agent has exited, or when it could not be started. */
+static void autofsng_helper_cleanup(struct subprocess_info *info)
+{
+	struct autofsng_helper *h = info->data;
+	struct autofsng_sb_info *sbi = h->sbi;
+	int status = info->retval;
+
+	cancel_delayed_work_sync(&h->timeout);
+	spin_lock(&sbi->lock);
+	list_del_init(&h->list);
+	if (h->timed_out)
+		status = -ETIMEDOUT;
+	put_pid(h->pgrp);
+	h->pgrp = NULL;
+	spin_unlock(&sbi->lock);
+	atomic_dec(&sbi->inflight);
+
+	autofsng_helper_complete(h, status);
+	autofsng_helper_put(h);
+}
+
+/**
+ * autofsng_helper_init_common - prepare a helper for one agent command
+ * @h: the helper, zeroed, with ->finish and ->release set
+ * @sbi: the superblock it works for
+ * @cmd: "lookup" or "list"
+ *
+ * The caller holds the only reference and adds the environment and files.
+ *
+ * Return: 0, -ENOENT when no agent is configured, or -ENOMEM.
+ */
+int autofsng_helper_init_common(struct autofsng_helper *h,
+				struct autofsng_sb_info *sbi,
+				const char *cmd)
+{
+	refcount_set(&h->count, 1);
+	h->sbi = sbi;
+	INIT_LIST_HEAD(&h->list);
+	init_completion(&h->done);
+	INIT_DELAYED_WORK(&h->timeout, autofsng_helper_timeout);
+	h->argv[1] = (char *)cmd;
+	h->argv[0] = autofsng_agent_path();
+	if (!h->argv[0])
+		return -ENOMEM;
+	if (!h->argv[0][0])
+		return -ENOENT;
+	return 0;
+}
+
+/**
+ * autofsng_helper_run - run the agent and wait for it
+ * @h: the helper, prepared; failure to prepare is passed as @h->status
+ *
+ * Completes @h in every case: waiters see the status through
+ * autofsng_helper_wait().  Returns early when the caller is killed.
+ *
+ * Return: 0, or a negative error when the agent could not be started or
+ * the caller was killed.
+ */
+int autofsng_helper_run(struct autofsng_helper *h)
+{
+	struct autofsng_sb_info *sbi = h->sbi;
+	struct subprocess_info *info;
+
+	if (h->status) {
+		autofsng_helper_complete(h, h->status);
+		return h->status;
+	}
+	info = call_usermodehelper_setup(h->argv[0], h->argv, h->envp,
+					 GFP_KERNEL, autofsng_helper_setup,
+					 autofsng_helper_cleanup, h);
+	if (!info) {
+		autofsng_helper_complete(h, -ENOMEM);
+		return -ENOMEM;
+	}
+	refcount_inc(&h->count);
+	spin_lock(&sbi->lock);
+	list_add(&h->list, &sbi->helpers);
+	spin_unlock(&sbi->lock);
+	atomic_inc(&sbi->inflight);
+	schedule_delayed_work(&h->timeout, autofsng_agent_timeout());
+	return call_usermodehelper_exec(info, UMH_WAIT_PROC | UMH_KILLABLE);
+}
+
+/**
+ * autofsng_helper_wait - wait killably until a helper has completed
+ * @h: the helper, on which the caller holds a reference
+ *
+ * Return: 0, or -EINTR when the caller was killed.
+ */
+int autofsng_helper_wait(struct autofsng_helper *h)
+{
+	if (wait_for_completion_killable(&h->done))
+		return -EINTR;
+	return 0;
+}
+
+/**
+ * autofsng_is_helper - whether current belongs to a running agent
+ * @sbi: the superblock whose agents count
+ *
+ * Return: true when current is in the process group of one of them.
+ */
+bool autofsng_is_helper(struct autofsng_sb_info *sbi)
+{
+	struct autofsng_helper *h;
+	struct pid *pgrp;
+	bool found = false;
+
+	if (!atomic_read(&sbi->inflight))
+		return false;
+	rcu_read_lock();
+	pgrp = task_pgrp(current);
+	spin_lock(&sbi->lock);
+	list_for_each_entry(h, &sbi->helpers, list) {
+		if (h->pgrp && h->pgrp == pgrp) {
+			found = true;
+			break;
+		}
+	}
+	spin_unlock(&sbi->lock);
+	rcu_read_unlock();
+	return found;
+}

@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * autofsng: the browse cache.
+ *
+ * "agent list" writes the map's keys, one per line, to WRITEFD, a write
+ * only anonymous file whose builder collects them in an rbtree (which
+ * drops duplicates).  When the agent exits the builder is closed (later
+ * writes fail with EBADF) and, if the agent succeeded, flattened into a
+ * sorted array: the new snapshot.  Readers hold a reference on the
+ * snapshot they started with, so a refresh never changes a listing in
+ * progress, and a failed refresh keeps the old snapshot.
+ */
+#define pr_fmt(fmt) "autofsng: " fmt
+
+#include <linux/fs.h>
+#include <linux/file.h>
+#include <linux/anon_inodes.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/jiffies.h>
+#include <linux/user_namespace.h>
+#include <linux/cred.h>
+#include "autofsng_i.h"
+
+/*
+ * The keys written so far; count covers the WRITEFD file and the refresh.
+ */
+struct autofsng_builder {
+	refcount_t		count;
+	struct mutex		lock;		/* protects everything below */
+	bool			closed;
+	bool			nomem;
+	bool			bad_line;	/* current line is dropped */
+	struct rb_root		keys;
+	unsigned int		nr;
+	unsigned int		linelen;
+	char			line[NAME_MAX];
+};
+
+struct autofsng_refresh {
+	struct autofsng_helper	helper;
+	struct autofsng_builder	*builder;
+	struct path		path;		/* keeps the superblock alive */
+};
+
+static int autofsng_key_cmp(const char *a, unsigned int alen,
+			    const char *b, unsigned int blen)
+{
+	int r = memcmp(a, b, min(alen, blen));
+
+	if (r)
+		return r;
+	if (alen != blen)
+		return alen < blen ? -1 : 1;
+	return 0;
+}
+
+/**
+ * autofsng_snapshot_put - drop a reference on a snapshot
+ * @snap: the snapshot, or NULL
+ */
+void autofsng_snapshot_put(struct autofsng_snapshot *snap)
+{
+	unsigned int i;
+
+	if (!snap || !refcount_dec_and_test(&snap->count))
+		return;
+	for (i = 0; i < snap->nr; i++)
+		kfree(snap->keys[i]);
+	kvfree(snap->keys);
+	kfree(snap);
+}
+
+/**
+ * autofsng_snapshot_has - whether a snapshot holds a key
+ * @snap: the snapshot
+ * @name: the key
+ * @len: its length
+ *
+ * Return: true when found.
+ */
+bool autofsng_snapshot_has(const struct autofsng_snapshot *snap,
+			   const char *name, unsigned int len)
+{
+	unsigned int lo = 0, hi = snap->nr;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+		const struct autofsng_key *key = snap->keys[mid];
+		int r = autofsng_key_cmp(name, len, key->name, key->len);
+
+		if (!r)
+			return true;
+		if (r < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return false;
+}
+
+static void autofsng_builder_free_keys(struct autofsng_builder *b)
+{
+	struct autofsng_key *key, *next;
+
+	rbtree_postorder_for_each_entry_safe(key, next, &b->keys, node)
+		kfree(key);
+	b->keys = RB_ROOT;
+	b->nr = 0;
+}
+
+static void autofsng_builder_put(struct autofsng_builder *b)
+{
+	if (!refcount_dec_and_test(&b->count))
+		return;
+	autofsng_builder_free_keys(b);
+	kfree(b);
+}
+
+/* Insert the finished line; a duplicate is dropped. */
+static void autofsng_builder_add(struct autofsng_builder *b,
+				 const char *name, unsigned int len)
+{
+	struct rb_node **p = &b->keys.rb_node, *parent = NULL;
+	struct autofsng_key *key;
+	int r;
+
+	while (*p) {
+		key = rb_entry(*p, struct autofsng_key, node);
+		r = autofsng_key_cmp(name, len, key->name, key->len);
+		if (!r)
+			return;
+		parent = *p;
+		p = r < 0 ? &(*p)->rb_left : &(*p)->rb_right;
+	}
+	key = kmalloc(struct_size(key, name, len + 1), GFP_KERNEL);
+	if (!key) {
+		b->nomem = true;
+		return;
+	}
+	key->len = len;
+	memcpy(key->name, name, len);
+	key->name[len] = '\0';
+	rb_link_node(&key->node, parent, p);
+	rb_insert_color(&key->node, &b->keys);
+	b->nr++;
+}
+
+static void autofsng_builder_end_line(struct autofsng_builder *b)
+{
+	unsigned int len = b->linelen;
+	bool dots = (len == 1 && b->line[0] == '.') ||
+		    (len == 2 && b->line[0] == '.' && b->line[1] == '.');
+
+	if (!b->bad_line && len && !dots)
+		autofsng_builder_add(b, b->line, len);
+	b->linelen = 0;
+	b->bad_line = false;
+}
+
+static void autofsng_builder_feed(struct autofsng_builder *b,
+				  const char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		char c = buf[i];
+
+		if (c == '\n') {
+			autofsng_builder_end_line(b);
+		} else if (c == '\0' || c == '/' || c == '*' ||
+			   b->linelen == NAME_MAX) {
+			b->bad_line = true;
+		} else if (!b->bad_line) {
+			b->line[b->linelen++] = c;
+		}
+	}
+}
+
+static ssize_t autofsng_list_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	struct autofsng_builder *b = file->private_data;
+	size_t done = 0, chunk;
+	ssize_t err = 0;
+	char *kbuf;
+
+	kbuf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!kbuf)
+		return -ENOMEM;
+	if (mutex_lock_killable(&b->lock)) {
+		kfree(kbuf);
+		return -EINTR;
+	}
+	while (done < count) {
+		if (b->closed) {
+			err = -EBADF;
+			break;
+		}
+		chunk = min_t(size_t, count - done, PAGE_SIZE);
+		if (copy_from_user(kbuf, ubuf + done, chunk)) {
+			err = -EFAULT;
+			break;
+		}
+		autofsng_builder_feed(b, kbuf, chunk);
+		done += chunk;
+	}
+	mutex_unlock(&b->lock);
+	kfree(kbuf);
+	return done ? done : err;
+}
+
+static int autofsng_list_release(struct inode *inode, struct file *file)
+{
+	autofsng_builder_put(file->private_data);
+	return 0;
+}
+
+static const struct file_operations autofsng_list_fops = {
+	.write		= autofsng_list_write,
+	.release	= autofsng_list_release,
+	.llseek		= noop_llseek,
+};
+
+/* Close the builder and turn its keys into a snapshot (or NULL). */
+static struct autofsng_snapshot *
+autofsng_builder_close(struct autofsng_builder *b, bool ok)
+{
+	struct autofsng_snapshot *snap = NULL;
+	struct autofsng_key *key, *next;
+	struct rb_node *node;
+	unsigned int i = 0;
+
+	mutex_lock(&b->lock);
+	b->closed = true;
+	/* A last line without its newline still counts. */
+	if (b->linelen)
+		autofsng_builder_end_line(b);
+	if (!ok || b->nomem)
+		goto out;
+	snap = kzalloc(sizeof(*snap), GFP_KERNEL);
+	if (!snap)
+		goto out;
+	refcount_set(&snap->count, 1);
+	snap->keys = kvmalloc_array(max(b->nr, 1U), sizeof(*snap->keys),
+				    GFP_KERNEL);
+	if (!snap->keys) {
+		kfree(snap);
+		snap = NULL;
+		goto out;
+	}
+	for (node = rb_first(&b->keys); node; node = rb_next(node))
+		snap->keys[i++] = rb_entry(node, struct autofsng_key, node);
+	snap->nr = i;
+	/* The keys belong to the snapshot now. */
+	b->keys = RB_ROOT;
+	b->nr = 0;
+out:
+	rbtree_postorder_for_each_entry_safe(key, next, &b->keys, node)
+		kfree(key);
+	b->keys = RB_ROOT;
+	mutex_unlock(&b->lock);
+	return snap;
+}
+
+static void autofsng_refresh_finish(struct autofsng_helper *h)
+{
+	struct autofsng_refresh *r = container_of(h, struct autofsng_refresh,
+						  helper);
+	struct autofsng_sb_info *sbi = h->sbi;
+	struct autofsng_mapcache *mc = &sbi->cache;
+	struct autofsng_snapshot *snap = NULL, *old = NULL;
+	unsigned long ttl;
+
+	if (r->builder)
+		snap = autofsng_builder_close(r->builder, !h->status);
+	if (!snap)
+		pr_info("listing map %s failed (status %d), keeping the old keys\n",
+			sbi->mapname, h->status);
+	ttl = snap ? sbi->cache_ttl : sbi->negative_timeout;
+
+	spin_lock(&mc->lock);
+	if (snap) {
+		old = mc->snap;
+		mc->snap = snap;
+	}
+	mc->next_refresh = jiffies + ttl * HZ;
+	mc->valid = true;
+	mc->refresh = NULL;
+	spin_unlock(&mc->lock);
+	autofsng_snapshot_put(old);
+}
+
+static void autofsng_refresh_release(struct autofsng_helper *h)
+{
+	struct autofsng_refresh *r = container_of(h, struct autofsng_refresh,
+						  helper);
+
+	if (r->builder)
+		autofsng_builder_put(r->builder);
+	path_put(&r->path);
+	kfree(r);
+}
+
+static int autofsng_refresh_args(struct autofsng_refresh *r)
+{
+	struct autofsng_helper *h = &r->helper;
+	struct autofsng_sb_info *sbi = h->sbi;
+	struct autofsng_builder *b;
+	struct file *file;
+	char **envp;
+	int i = 0;
+
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
+	refcount_set(&b->count, 1);
+	mutex_init(&b->lock);
+	b->keys = RB_ROOT;
+	r->builder = b;
+
+	refcount_inc(&b->count);
+	file = anon_inode_getfile("[autofsng-list]", &autofsng_list_fops, b,
+				  O_WRONLY);
+	if (IS_ERR(file)) {
+		autofsng_builder_put(b);
+		return PTR_ERR(file);
+	}
+	h->files[h->nr_files++] = file;
+
+	envp = autofsng_envp_alloc(5);
+	if (!envp)
+		return -ENOMEM;
+	h->envp = envp;
+	envp[i] = kasprintf(GFP_KERNEL, "MAPNAME=%s", sbi->mapname);
+	if (envp[i])
+		envp[++i] = kasprintf(GFP_KERNEL, "MAPOPTIONS=%s",
+				      sbi->mapoptions ?: "");
+	if (envp[i])
+		envp[++i] = kasprintf(GFP_KERNEL, "WRITEFD=%d",
+				      AUTOFSNG_HELPER_FD);
+	if (envp[i])
+		envp[++i] = kstrdup("HOME=/", GFP_KERNEL);
+	if (envp[i])
+		envp[++i] = kstrdup("PATH=/sbin:/bin:/usr/sbin:/usr/bin",
+				    GFP_KERNEL);
+	return envp[i] ? 0 : -ENOMEM;
+}
+
+static struct autofsng_refresh *
+autofsng_refresh_alloc(struct autofsng_sb_info *sbi, const struct path *path)
+{
+	struct autofsng_refresh *r;
+
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return NULL;
+	r->helper.finish = autofsng_refresh_finish;
+	r->helper.release = autofsng_refresh_release;
+	r->path = *path;
+	path_get(&r->path);
+	r->helper.status = autofsng_helper_init_common(&r->helper, sbi,
+						       "list");
+	return r;
+}
+
+/* Run the refresh @r, installed as mc->refresh by the caller. */
+static int autofsng_refresh_run(struct autofsng_refresh *r)
+{
+	struct autofsng_helper *h = &r->helper;
+	int err;
+
+	if (!h->status)
+		h->status = autofsng_refresh_args(r);
+	autofsng_helper_run(h);
+	err = autofsng_helper_wait(h);
+	autofsng_helper_put(h);
+	return err;
+}
+
+/**
+ * autofsng_snapshot_peek - the current snapshot, never refreshed
+ * @sb: the autofsng superblock
+ *
+ * Return: a referenced snapshot, or NULL when there is none yet.
+ */
+struct autofsng_snapshot *autofsng_snapshot_peek(struct super_block *sb)
+{
+	struct autofsng_mapcache *mc = &autofsng_sbi(sb)->cache;
+	struct autofsng_snapshot *snap;
+
+	spin_lock(&mc->lock);
+	snap = mc->snap;
+	if (snap)
+		refcount_inc(&snap->count);
+	spin_unlock(&mc->lock);
+	return snap;
+}
+
+/**
+ * autofsng_snapshot_get - a snapshot no older than cache_ttl if possible
+ * @sb: the autofsng superblock
+ * @path: the root being listed, for the refresh to hold on to
+ *
+ * Refreshes a stale cache by running "agent list" and waiting for it;
+ * while another refresh runs, returns the old snapshot, or waits when
+ * there is none.
+ *
+ * Return: a referenced snapshot, NULL when the map has none, or
+ * ERR_PTR(-EINTR) / ERR_PTR(-ENOMEM).
+ */
+struct autofsng_snapshot *autofsng_snapshot_get(struct super_block *sb,
+						const struct path *path)
+{
+	struct autofsng_sb_info *sbi = autofsng_sbi(sb);
+	struct autofsng_mapcache *mc = &sbi->cache;
+	struct autofsng_refresh *r = NULL, *running;
+	struct autofsng_snapshot *snap;
+	bool waited = false;
+	int err;
+
+	for (;;) {
+		spin_lock(&mc->lock);
+		snap = mc->snap;
+		if (waited ||
+		    (mc->valid && time_before(jiffies, mc->next_refresh)) ||
+		    (mc->refresh && snap) ||
+		    current_user_ns() != &init_user_ns) {
+			if (snap)
+				refcount_inc(&snap->count);
+			spin_unlock(&mc->lock);
+			break;
+		}
+		running = mc->refresh;
+		if (running) {
+			refcount_inc(&running->helper.count);
+			spin_unlock(&mc->lock);
+			err = autofsng_helper_wait(&running->helper);
+			autofsng_helper_put(&running->helper);
+			if (err) {
+				snap = ERR_PTR(err);
+				break;
+			}
+			waited = true;
+			continue;
+		}
+		if (r) {
+			mc->refresh = r;
+			spin_unlock(&mc->lock);
+			err = autofsng_refresh_run(r);
+			r = NULL;
+			if (err) {
+				snap = ERR_PTR(err);
+				break;
+			}
+			waited = true;
+			continue;
+		}
+		spin_unlock(&mc->lock);
+		r = autofsng_refresh_alloc(sbi, path);
+		if (!r)
+			return ERR_PTR(-ENOMEM);
+	}
+	if (r)
+		autofsng_helper_put(&r->helper);
+	return snap;
+}
+
+/**
+ * autofsng_mapcache_init - an empty cache that refreshes on first use
+ * @mc: the cache
+ */
+void autofsng_mapcache_init(struct autofsng_mapcache *mc)
+{
+	spin_lock_init(&mc->lock);
+	mc->snap = NULL;
+	mc->refresh = NULL;
+	mc->valid = false;
+}
+
+/**
+ * autofsng_mapcache_destroy - free a cache; no refresh can be running
+ * @mc: the cache
+ */
+void autofsng_mapcache_destroy(struct autofsng_mapcache *mc)
+{
+	autofsng_snapshot_put(mc->snap);
+	mc->snap = NULL;
+}

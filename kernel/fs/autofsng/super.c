@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * autofsng: mount options (fs_context) and the superblock.
+ */
+#define pr_fmt(fmt) "autofsng: " fmt
+
+#include <linux/fs.h>
+#include <linux/fs_context.h>
+#include <linux/fs_parser.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/dcache.h>
+#include "autofsng_i.h"
+
+enum autofsng_param {
+	OPT_DIRECT,
+	OPT_INDIRECT,
+	OPT_BROWSE,
+	OPT_NOBROWSE,
+	OPT_MAPKEY,
+	OPT_MAPOFFSET,
+	OPT_OPT,
+	OPT_NEGATIVE_TIMEOUT,
+	OPT_CACHE_TTL,
+};
+
+static const struct fs_parameter_spec autofsng_param_specs[] = {
+	fsparam_flag("direct",			OPT_DIRECT),
+	fsparam_flag("indirect",		OPT_INDIRECT),
+	fsparam_flag("browse",			OPT_BROWSE),
+	fsparam_flag("nobrowse",		OPT_NOBROWSE),
+	fsparam_string("mapkey",		OPT_MAPKEY),
+	fsparam_string("mapoffset",		OPT_MAPOFFSET),
+	fsparam_string("opt",			OPT_OPT),
+	fsparam_u32("negative_timeout",		OPT_NEGATIVE_TIMEOUT),
+	fsparam_u32("cache_ttl",		OPT_CACHE_TTL),
+	{}
+};
+
+/*
+ * The options being parsed.  type_seen and browse_seen catch a second
+ * or contradicting indirect/direct and browse/nobrowse.
+ */
+struct autofsng_fs_context {
+	struct autofsng_sb_info	*sbi;
+	unsigned long		seen;		/* bit per enum autofsng_param */
+};
+
+static int autofsng_seen_once(struct fs_context *fc, unsigned long *seen,
+			      int opt, int group, const char *key)
+{
+	if (*seen & (BIT(opt) | BIT(group)))
+		return invalfc(fc, "option '%s' given twice or contradicted",
+			       key);
+	*seen |= BIT(opt) | BIT(group);
+	return 0;
+}
+
+static int autofsng_parse_string(struct fs_context *fc, char **dst,
+				 struct fs_parameter *param)
+{
+	if (!*param->string)
+		return invalfc(fc, "option '%s' needs a value", param->key);
+	*dst = param->string;
+	param->string = NULL;
+	return 0;
+}
+
+static int autofsng_parse_param(struct fs_context *fc,
+				struct fs_parameter *param)
+{
+	struct autofsng_fs_context *ctx = fc->fs_private;
+	struct autofsng_sb_info *sbi = ctx->sbi;
+	struct fs_parse_result result;
+	int opt, err;
+
+	opt = fs_parse(fc, autofsng_param_specs, param, &result);
+	if (opt < 0)
+		return opt;
+
+	/* direct/indirect and browse/nobrowse are each one choice */
+	switch (opt) {
+	case OPT_DIRECT:
+	case OPT_INDIRECT:
+		err = autofsng_seen_once(fc, &ctx->seen, OPT_DIRECT,
+					 OPT_INDIRECT, param->key);
+		break;
+	case OPT_BROWSE:
+	case OPT_NOBROWSE:
+		err = autofsng_seen_once(fc, &ctx->seen, OPT_BROWSE,
+					 OPT_NOBROWSE, param->key);
+		break;
+	default:
+		err = autofsng_seen_once(fc, &ctx->seen, opt, opt, param->key);
+		break;
+	}
+	if (err)
+		return err;
+
+	switch (opt) {
+	case OPT_DIRECT:
+		sbi->direct = true;
+		break;
+	case OPT_INDIRECT:
+		sbi->direct = false;
+		break;
+	case OPT_BROWSE:
+		sbi->browse = true;
+		break;
+	case OPT_NOBROWSE:
+		sbi->browse = false;
+		break;
+	case OPT_MAPKEY:
+		return autofsng_parse_string(fc, &sbi->mapkey, param);
+	case OPT_MAPOFFSET:
+		return autofsng_parse_string(fc, &sbi->mapoffset, param);
+	case OPT_OPT:
+		sbi->mapoptions = param->string;
+		param->string = NULL;
+		break;
+	case OPT_NEGATIVE_TIMEOUT:
+		sbi->negative_timeout = result.uint_32;
+		break;
+	case OPT_CACHE_TTL:
+		sbi->cache_ttl = result.uint_32;
+		break;
+	}
+	return 0;
+}
+
+/* The seed's rules: direct needs mapkey and mapoffset, indirect refuses them. */
+static int autofsng_check_options(struct fs_context *fc,
+				  struct autofsng_sb_info *sbi)
+{
+	if (!fc->source || !*fc->source)
+		return invalfc(fc, "the mount source must name the map");
+	if (sbi->direct) {
+		if (!sbi->mapkey)
+			return invalfc(fc, "option 'mapkey' is required for direct mounts");
+		if (!sbi->mapoffset)
+			return invalfc(fc, "option 'mapoffset' is required for direct mounts");
+		if (sbi->browse)
+			return invalfc(fc, "option 'browse' is not valid for direct mounts");
+	} else {
+		if (sbi->mapkey)
+			return invalfc(fc, "option 'mapkey' is not valid for indirect mounts");
+		if (sbi->mapoffset)
+			return invalfc(fc, "option 'mapoffset' is not valid for indirect mounts");
+	}
+	return 0;
+}
+
+/**
+ * autofsng_new_dir_inode - a fresh empty directory inode
+ * @sb: the autofsng superblock
+ *
+ * Return: the inode with simple directory operations, or NULL.
+ */
+struct inode *autofsng_new_dir_inode(struct super_block *sb)
+{
+	struct inode *inode = new_inode(sb);
+
+	if (!inode)
+		return NULL;
+	inode->i_ino = get_next_ino();
+	inode->i_mode = S_IFDIR | 0555;
+	inode->i_mtime = current_time(inode);
+	inode->i_atime = inode->i_mtime;
+	inode->i_ctime = inode->i_mtime;
+	inode->i_op = &simple_dir_inode_operations;
+	inode->i_fop = &simple_dir_operations;
+	set_nlink(inode, 2);
+	return inode;
+}
+
+static int autofsng_show_options(struct seq_file *m, struct dentry *root)
+{
+	struct autofsng_sb_info *sbi = autofsng_sbi(root->d_sb);
+
+	seq_puts(m, sbi->direct ? ",direct" : ",indirect");
+	seq_puts(m, sbi->browse ? ",browse" : ",nobrowse");
+	if (sbi->mapkey)
+		seq_show_option(m, "mapkey", sbi->mapkey);
+	if (sbi->mapoffset)
+		seq_show_option(m, "mapoffset", sbi->mapoffset);
+	if (sbi->mapoptions)
+		seq_show_option(m, "opt", sbi->mapoptions);
+	seq_printf(m, ",negative_timeout=%u,cache_ttl=%u",
+		   sbi->negative_timeout, sbi->cache_ttl);
+	return 0;
+}
+
+static const struct super_operations autofsng_sops = {
+	.statfs		= simple_statfs,
+	.show_options	= autofsng_show_options,
+	.drop_inode	= generic_delete_inode,
+};
+
+static int autofsng_fill_super(struct super_block *sb, struct fs_context *fc)
+{
+	struct autofsng_fs_context *ctx = fc->fs_private;
+	struct autofsng_sb_info *sbi = ctx->sbi;
+	struct inode *inode;
+	int err;
+
+	err = autofsng_check_options(fc, sbi);
+	if (err)
+		return err;
+	sbi->mapname = kstrdup(fc->source, GFP_KERNEL);
+	if (!sbi->mapname)
+		return -ENOMEM;
+
+	sb->s_fs_info = sbi;
+	ctx->sbi = NULL;
+	sb->s_blocksize = PAGE_SIZE;
+	sb->s_blocksize_bits = PAGE_SHIFT;
+	sb->s_magic = AUTOFSNG_SUPER_MAGIC;
+	sb->s_op = &autofsng_sops;
+	sb->s_d_op = &autofsng_dentry_ops;
+	sb->s_time_gran = 1;
+
+	inode = autofsng_new_dir_inode(sb);
+	if (!inode)
+		return -ENOMEM;
+	inode->i_ino = AUTOFSNG_ROOT_INO;
+	if (sbi->direct) {
+		inode->i_op = &autofsng_direct_root_iops;
+	} else {
+		inode->i_op = &autofsng_indirect_root_iops;
+		inode->i_fop = &autofsng_indirect_root_fops;
+	}
+	sb->s_root = d_make_root(inode);
+	if (!sb->s_root)
+		return -ENOMEM;
+	if (sbi->direct)
+		autofsng_set_trap(sb->s_root);
+	return 0;
+}
+
+static int autofsng_get_tree(struct fs_context *fc)
+{
+	return get_tree_nodev(fc, autofsng_fill_super);
+}
+
+static void autofsng_free_sbi(struct autofsng_sb_info *sbi)
+{
+	if (!sbi)
+		return;
+	autofsng_negative_free(sbi);
+	autofsng_mapcache_destroy(&sbi->cache);
+	kfree(sbi->mapname);
+	kfree(sbi->mapkey);
+	kfree(sbi->mapoffset);
+	kfree(sbi->mapoptions);
+	kfree(sbi);
+}
+
+static void autofsng_free_fc(struct fs_context *fc)
+{
+	struct autofsng_fs_context *ctx = fc->fs_private;
+
+	if (!ctx)
+		return;
+	autofsng_free_sbi(ctx->sbi);
+	kfree(ctx);
+}
+
+static const struct fs_context_operations autofsng_context_ops = {
+	.free		= autofsng_free_fc,
+	.parse_param	= autofsng_parse_param,
+	.get_tree	= autofsng_get_tree,
+};
+
+/**
+ * autofsng_init_fs_context - set up the context of a new mount
+ * @fc: the context
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int autofsng_init_fs_context(struct fs_context *fc)
+{
+	struct autofsng_fs_context *ctx;
+	struct autofsng_sb_info *sbi;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
+	if (!sbi) {
+		kfree(ctx);
+		return -ENOMEM;
+	}
+	sbi->negative_timeout = AUTOFSNG_DEFAULT_NEGATIVE_TIMEOUT;
+	sbi->cache_ttl = AUTOFSNG_DEFAULT_CACHE_TTL;
+	spin_lock_init(&sbi->lock);
+	INIT_LIST_HEAD(&sbi->helpers);
+	INIT_LIST_HEAD(&sbi->requests);
+	INIT_LIST_HEAD(&sbi->negative);
+	atomic_set(&sbi->inflight, 0);
+	autofsng_mapcache_init(&sbi->cache);
+
+	ctx->sbi = sbi;
+	fc->fs_private = ctx;
+	fc->ops = &autofsng_context_ops;
+	return 0;
+}
+
+/**
+ * autofsng_kill_sb - tear down a superblock
+ * @sb: the superblock
+ *
+ * Every helper holds a reference on a mount of @sb, so none is running.
+ */
+void autofsng_kill_sb(struct super_block *sb)
+{
+	struct autofsng_sb_info *sbi = autofsng_sbi(sb);
+
+	kill_anon_super(sb);
+	autofsng_free_sbi(sbi);
+}
