@@ -7,12 +7,12 @@
  */
 #define pr_fmt(fmt) "trapfs: " fmt
 
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
 #include <linux/fs_parser.h>
 #include <linux/fs_struct.h>
 #include <linux/init.h>
-#include <linux/namei.h>
 #include <linux/sched/task.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -21,17 +21,17 @@
 #include "internal.h"
 
 enum trapfs_param {
-	Opt_mode,
-	Opt_helper,
-	Opt_negative_timeout,
-	Opt_helper_timeout,
+	TRAPFS_OPT_MODE,
+	TRAPFS_OPT_HELPER,
+	TRAPFS_OPT_NEGATIVE_TIMEOUT,
+	TRAPFS_OPT_HELPER_TIMEOUT,
 };
 
 static const struct fs_parameter_spec trapfs_fs_parameters[] = {
-	fsparam_u32oct("mode",			Opt_mode),
-	fsparam_string("helper",		Opt_helper),
-	fsparam_u32("negative_timeout",		Opt_negative_timeout),
-	fsparam_u32("helper_timeout",		Opt_helper_timeout),
+	fsparam_u32oct("mode",			TRAPFS_OPT_MODE),
+	fsparam_string("helper",		TRAPFS_OPT_HELPER),
+	fsparam_u32("negative_timeout",		TRAPFS_OPT_NEGATIVE_TIMEOUT),
+	fsparam_u32("helper_timeout",		TRAPFS_OPT_HELPER_TIMEOUT),
 	{}
 };
 
@@ -55,24 +55,24 @@ static void trapfs_sbi_free(struct trapfs_sb_info *sbi)
  */
 static int trapfs_check_helper(struct fs_context *fc, const char *helper)
 {
-	struct path root, path;
-	int err;
+	struct path root;
+	struct file *file;
+	int err = 0;
 
 	if (helper[0] != '/')
 		return invalfc(fc, "helper=%s: not an absolute path", helper);
 	task_lock(&init_task);
 	get_fs_root(init_task.fs, &root);
 	task_unlock(&init_task);
-	err = vfs_path_lookup(root.dentry, root.mnt, helper, LOOKUP_FOLLOW,
-			      &path);
+	file = file_open_root(&root, helper, O_PATH, 0);
 	path_put(&root);
-	if (err)
-		return invalfc(fc, "helper=%s: cannot look it up in the initial namespace (error %d)",
-			       helper, err);
-	if (!d_is_reg(path.dentry) ||
-	    !(d_inode(path.dentry)->i_mode & 0111) || path_noexec(&path))
+	if (IS_ERR(file))
+		return invalfc(fc, "helper=%s: not found in the initial namespace (error %ld)",
+			       helper, PTR_ERR(file));
+	if (!d_is_reg(file->f_path.dentry) ||
+	    !(file_inode(file)->i_mode & 0111) || path_noexec(&file->f_path))
 		err = invalfc(fc, "helper=%s: not an executable file", helper);
-	path_put(&path);
+	fput(file);
 	return err;
 }
 
@@ -97,10 +97,10 @@ static int trapfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 		return opt;
 
 	switch (opt) {
-	case Opt_mode:
+	case TRAPFS_OPT_MODE:
 		sbi->mode = result.uint_32 & S_IALLUGO;
 		break;
-	case Opt_helper:
+	case TRAPFS_OPT_HELPER:
 		err = trapfs_check_helper(fc, param->string);
 		if (err)
 			return err;
@@ -108,11 +108,11 @@ static int trapfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 		sbi->helper = param->string;
 		param->string = NULL;
 		break;
-	case Opt_negative_timeout:
+	case TRAPFS_OPT_NEGATIVE_TIMEOUT:
 		err = trapfs_parse_timeout(fc, param, result.uint_32, 0);
 		sbi->negative_timeout = result.uint_32;
 		break;
-	case Opt_helper_timeout:
+	case TRAPFS_OPT_HELPER_TIMEOUT:
 		err = trapfs_parse_timeout(fc, param, result.uint_32, 1);
 		sbi->helper_timeout = result.uint_32;
 		break;
@@ -186,13 +186,13 @@ static int trapfs_reconfigure(struct fs_context *fc)
 	struct trapfs_sb_info *sbi = trapfs_sb(fc->root->d_sb);
 	struct trapfs_sb_info *want = ctx->sbi;
 
-	if ((ctx->set & BIT(Opt_helper)) &&
+	if ((ctx->set & BIT(TRAPFS_OPT_HELPER)) &&
 	    (!sbi->helper || strcmp(sbi->helper, want->helper)))
 		return invalfc(fc, "helper=%s: cannot be changed by remount",
 			       want->helper);
-	if (ctx->set & BIT(Opt_negative_timeout))
+	if (ctx->set & BIT(TRAPFS_OPT_NEGATIVE_TIMEOUT))
 		WRITE_ONCE(sbi->negative_timeout, want->negative_timeout);
-	if (ctx->set & BIT(Opt_helper_timeout))
+	if (ctx->set & BIT(TRAPFS_OPT_HELPER_TIMEOUT))
 		WRITE_ONCE(sbi->helper_timeout, want->helper_timeout);
 	return 0;
 }

@@ -43,9 +43,9 @@
 /* the directory's O_PATH descriptor in the helper */
 #define TRAPFS_HELPER_DIRFD	3
 
-static char trapfs_env_dirfd[] = "TRAPFS_DIRFD=3";
-static char trapfs_env_home[] = "HOME=/";
-static char trapfs_env_path[] = "PATH=/sbin:/bin:/usr/sbin:/usr/bin";
+static const char trapfs_env_dirfd[] = "TRAPFS_DIRFD=3";
+static const char trapfs_env_home[] = "HOME=/";
+static const char trapfs_env_path[] = "PATH=/sbin:/bin:/usr/sbin:/usr/bin";
 
 static struct workqueue_struct *trapfs_wq;
 
@@ -144,9 +144,9 @@ static int trapfs_req_env(struct trapfs_req *req)
 	req->argv[0] = kstrdup(req->sbi->helper, GFP_KERNEL);
 	if (!req->envp[1] || !req->envp[2] || !req->argv[0])
 		err = -ENOMEM;
-	req->envp[0] = trapfs_env_dirfd;
-	req->envp[3] = trapfs_env_home;
-	req->envp[4] = trapfs_env_path;
+	req->envp[0] = (char *)trapfs_env_dirfd;
+	req->envp[3] = (char *)trapfs_env_home;
+	req->envp[4] = (char *)trapfs_env_path;
 out_free:
 	kfree(buf);
 	return err;
