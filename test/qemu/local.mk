@@ -14,3 +14,5 @@ test_qemu_progs_autofsng_agent_LDFLAGS =
 test_qemu_progs_autofsng_hammer_SOURCES = test/qemu/progs/autofsng-hammer.c
 test_qemu_progs_autofsng_hammer_CFLAGS = $(WARN_CFLAGS)
 test_qemu_progs_autofsng_hammer_LDFLAGS =
+# trapfs example helpers and the suite that runs them
+EXTRA_DIST += test/qemu/progs/trapfs-automount test/qemu/progs/trapfs-devfs test/qemu/suites/trapfs.sh
