@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -391,7 +392,10 @@ static int cmd_mass(char **argv)
 	char path[4096];
 	int i, *fds;
 	long start, ms;
+	struct rlimit rl = { .rlim_cur = n + 64, .rlim_max = n + 64 };
 
+	if (hold && setrlimit(RLIMIT_NOFILE, &rl))
+		return fail();
 	fds = calloc(n, sizeof(*fds));
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/m%d", dir, i);
