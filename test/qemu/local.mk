@@ -16,3 +16,7 @@ test_qemu_progs_autofsng_hammer_CFLAGS = $(WARN_CFLAGS)
 test_qemu_progs_autofsng_hammer_LDFLAGS =
 # trapfs example helpers and the suite that runs them
 EXTRA_DIST += test/qemu/progs/trapfs-automount test/qemu/progs/trapfs-devfs test/qemu/suites/trapfs.sh
+# Test programs the guest suites run: built on the host (compiling under
+# TCG is slow), found by the suites in $BUILDDIR/test/qemu/progs/.
+noinst_PROGRAMS += test/qemu/progs/mfd
+test_qemu_progs_mfd_SOURCES = test/qemu/progs/mfd.c test/qemu/progs/mountfd_user.h

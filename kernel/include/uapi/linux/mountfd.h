@@ -57,17 +57,25 @@ struct mountfd_attach {
 /* 0xB7 is unused in Documentation/userspace-api/ioctl/ioctl-number.rst. */
 #define MOUNTFD_IOC_MAGIC		0xB7
 
-/* Returns an O_PATH fd on the root directory of the mount. */
+/* Returns an O_PATH fd (close-on-exec) on the root directory of the mount. */
 #define MOUNTFD_IOC_GETDIRFD		_IO(MOUNTFD_IOC_MAGIC, 0x00)
 /* umount(2) of this mount: fails with EBUSY while in use. */
 #define MOUNTFD_IOC_UNMOUNT		_IO(MOUNTFD_IOC_MAGIC, 0x01)
-/* umount2(MNT_DETACH). */
+/*
+ * Take the mount and all below it out of the namespace, like
+ * umount2(MNT_DETACH), but whole: it becomes a detached tree owned by this
+ * fd (as open_tree(OPEN_TREE_CLONE) makes) that ATTACH can put back, and
+ * that is dissolved when this fd is closed unattached.
+ */
 #define MOUNTFD_IOC_DETACH		_IO(MOUNTFD_IOC_MAGIC, 0x02)
 /* umount2(MNT_FORCE). */
 #define MOUNTFD_IOC_FORCEDUNMOUNT	_IO(MOUNTFD_IOC_MAGIC, 0x03)
-/* Attach this detached tree onto ma_dirfd. */
+/* Attach this detached tree onto ma_dirfd (move_mount(2) rules; ELOOP into itself). */
 #define MOUNTFD_IOC_ATTACH		_IOW(MOUNTFD_IOC_MAGIC, 0x04, struct mountfd_attach)
-/* Return a new mountfd for the first child / the next sibling; ENOENT at the end. */
+/*
+ * Return a new mountfd (close-on-exec) for the first child / the next
+ * sibling; ENOENT at the end.
+ */
 #define MOUNTFD_IOC_GETFIRSTCHILD	_IO(MOUNTFD_IOC_MAGIC, 0x05)
 #define MOUNTFD_IOC_GETNEXTCHILD	_IO(MOUNTFD_IOC_MAGIC, 0x06)
 #define MOUNTFD_IOC_GETDEV		_IOR(MOUNTFD_IOC_MAGIC, 0x07, struct mountfd_dev)

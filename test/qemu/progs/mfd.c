@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mfd: drive mountfd(2) from the QEMU suites, one operation per call.
+ * Errors are printed as their errno name on stdout ("EINVAL") with exit
+ * status 1, so a suite compares what a user would see.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "mountfd_user.h"
+
+static int fail(void)
+{
+	const char *name = strerrorname_np(errno);
+
+	printf("%s\n", name ? name : "E?");
+	return 1;
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* A mountfd for PATH; the path fd is closed at once (a use of the mount). */
+static int open_mfd(const char *path)
+{
+	int dfd, mfd, err;
+
+	dfd = open(path, O_PATH | O_CLOEXEC);
+	if (dfd < 0)
+		return -1;
+	mfd = mountfd(dfd, MOUNTFD_CLOEXEC);
+	err = errno;
+	close(dfd);
+	errno = err;
+	return mfd;
+}
+
+static uint32_t policy_of(const char *s)
+{
+	if (!strcmp(s, "none"))
+		return MOUNTFD_EXPIRE_NONE;
+	if (!strcmp(s, "mount"))
+		return MOUNTFD_EXPIRE_MOUNT;
+	if (!strcmp(s, "subtree"))
+		return MOUNTFD_EXPIRE_SUBTREE;
+	return (uint32_t)strtoul(s, NULL, 0);
+}
+
+/* Counts mounts whose mount point is PATH or, with prefix, below it. */
+static int count_mounts(const char *path, int prefix)
+{
+	char line[4096], mp[4096];
+	size_t len = strlen(path);
+	int n = 0;
+	FILE *f;
+
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %*s %*s %*s %4095s", mp) != 1)
+			continue;
+		if (prefix ? !strncmp(mp, path, len) && mp[len] == '/' :
+			     !strcmp(mp, path))
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* Waits until nothing is mounted on PATH (or below it); returns ms or -1. */
+static long wait_gone(const char *path, int prefix, long timeout_ms)
+{
+	long start = now_ms();
+
+	while (count_mounts(path, prefix) > 0) {
+		if (now_ms() - start > timeout_ms)
+			return -1;
+		usleep(20000);
+	}
+	return now_ms() - start;
+}
+
+static unsigned long read_sysctl(const char *name)
+{
+	char path[256];
+	unsigned long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/sys/fs/%s", name);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lu", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+static int cmd_setexpire(int argc, char **argv)
+{
+	int mfd = open_mfd(argv[2]);
+
+	if (mfd < 0)
+		return fail();
+	if (mountfd_set_expire(mfd, policy_of(argv[3]),
+			       argc > 4 ? atoi(argv[4]) : 0))
+		return fail();
+	close(mfd);
+	return 0;
+}
+
+static int cmd_getexpire(char **argv)
+{
+	struct mountfd_expire me;
+	int mfd = open_mfd(argv[2]);
+
+	if (mfd < 0 || mountfd_get_expire(mfd, &me))
+		return fail();
+	printf("%u %u %u\n", me.me_policy, me.me_timeout, me.me_remaining);
+	return 0;
+}
+
+static int cmd_simple(char **argv, unsigned long cmd)
+{
+	int mfd = open_mfd(argv[2]);
+
+	if (mfd < 0 || ioctl(mfd, cmd) < 0)
+		return fail();
+	close(mfd);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	unsigned long cmd;
+} strings[] = {
+	{ "fstype", MOUNTFD_IOC_GETFSTYPE },
+	{ "source", MOUNTFD_IOC_GETSOURCE },
+	{ "vfsopts", MOUNTFD_IOC_GETVFSOPTIONS },
+	{ "fsopts", MOUNTFD_IOC_GETFSOPTIONS },
+};
+
+static int cmd_info(char **argv)
+{
+	struct mountfd_dev md;
+	char buf[4096];
+	size_t i;
+	int mfd = open_mfd(argv[2]);
+
+	if (mfd < 0)
+		return fail();
+	for (i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
+		if (mountfd_get_string(mfd, strings[i].cmd, buf, sizeof(buf), NULL))
+			return fail();
+		printf("%s=%s\n", strings[i].name, buf);
+	}
+	if (ioctl(mfd, MOUNTFD_IOC_GETDEV, &md))
+		return fail();
+	printf("dev=%u:%u\n", md.md_major, md.md_minor);
+	return 0;
+}
+
+/* GETFSTYPE into a 1-byte buffer: ERANGE, the size needed, buffer intact. */
+static int cmd_erange(char **argv)
+{
+	char buf[2] = "x";
+	uint32_t needed = 0;
+	int mfd = open_mfd(argv[2]);
+
+	if (mfd < 0)
+		return fail();
+	if (!mountfd_get_string(mfd, MOUNTFD_IOC_GETFSTYPE, buf, 1, &needed)) {
+		printf("no error\n");
+		return 1;
+	}
+	printf("%s needed=%u intact=%d\n", strerrorname_np(errno), needed,
+	       buf[0] == 'x');
+	return 0;
+}
+
+static void print_fd_path(int fd)
+{
+	char link[64], target[4096];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	target[n < 0 ? 0 : n] = '\0';
+	printf("%s\n", target);
+}
+
+/* Prints the root of every mount the walk reaches, depth first. */
+static int walk(int mfd)
+{
+	int child, next, dfd;
+
+	child = ioctl(mfd, MOUNTFD_IOC_GETFIRSTCHILD);
+	while (child >= 0) {
+		dfd = ioctl(child, MOUNTFD_IOC_GETDIRFD);
+		if (dfd < 0)
+			return fail();
+		print_fd_path(dfd);
+		close(dfd);
+		if (walk(child))
+			return 1;
+		next = ioctl(child, MOUNTFD_IOC_GETNEXTCHILD);
+		close(child);
+		child = next;
+	}
+	if (errno != ENOENT)
+		return fail();
+	return 0;
+}
+
+static int cmd_children(char **argv)
+{
+	int mfd = open_mfd(argv[2]);
+
+	if (mfd < 0)
+		return fail();
+	return walk(mfd);
+}
+
+static int cmd_getdirfd(char **argv)
+{
+	int mfd = open_mfd(argv[2]), dfd;
+
+	if (mfd < 0)
+		return fail();
+	dfd = ioctl(mfd, MOUNTFD_IOC_GETDIRFD);
+	if (dfd < 0)
+		return fail();
+	print_fd_path(dfd);
+	return 0;
+}
+
+static int cmd_nexttop(char **argv)
+{
+	int mfd = open_mfd(argv[2]);
+
+	if (mfd < 0 || ioctl(mfd, MOUNTFD_IOC_GETNEXTCHILD) < 0)
+		return fail();
+	printf("got a sibling\n");
+	return 1;
+}
+
+/* DETACH PATH, show it is gone, ATTACH it onto TARGET. */
+static int cmd_move(char **argv)
+{
+	int mfd = open_mfd(argv[2]), tfd;
+
+	if (mfd < 0 || ioctl(mfd, MOUNTFD_IOC_DETACH) < 0)
+		return fail();
+	printf("detached=%d\n", count_mounts(argv[2], 0) == 0);
+	tfd = open(argv[3], O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (tfd < 0 || mountfd_attach(mfd, tfd))
+		return fail();
+	close(tfd);
+	close(mfd);
+	printf("attached=%d\n", count_mounts(argv[3], 0) == 1);
+	return 0;
+}
+
+/* DETACH, then ATTACH onto SUBDIR of the detached tree itself. */
+static int cmd_attach_self(char **argv)
+{
+	int mfd = open_mfd(argv[2]), dfd, tfd, rc;
+
+	if (mfd < 0 || ioctl(mfd, MOUNTFD_IOC_DETACH) < 0)
+		return fail();
+	dfd = ioctl(mfd, MOUNTFD_IOC_GETDIRFD);
+	if (dfd < 0)
+		return fail();
+	tfd = openat(dfd, argv[3], O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (tfd < 0)
+		return fail();
+	rc = mountfd_attach(mfd, tfd);
+	printf("%s\n", rc ? strerrorname_np(errno) : "attached");
+	close(tfd);
+	close(dfd);
+	/* put it back where it was */
+	tfd = open(argv[2], O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (tfd < 0 || mountfd_attach(mfd, tfd))
+		return fail();
+	return 0;
+}
+
+/* DETACH and close: the tree is dissolved, files in it keep working. */
+static int cmd_detach_close(char **argv)
+{
+	int mfd = open_mfd(argv[2]);
+
+	if (mfd < 0 || ioctl(mfd, MOUNTFD_IOC_DETACH) < 0)
+		return fail();
+	close(mfd);
+	return 0;
+}
+
+/* fsmount()'s detached tree, ATTACHed through a mountfd onto TARGET. */
+static int cmd_fsmount_attach(char **argv)
+{
+	int fsfd, mntfd, mfd, tfd;
+
+	fsfd = syscall(SYS_fsopen, "tmpfs", 0);
+	if (fsfd < 0 || syscall(SYS_fsconfig, fsfd, 6 /* FSCONFIG_CMD_CREATE */,
+				NULL, NULL, 0))
+		return fail();
+	mntfd = syscall(SYS_fsmount, fsfd, 0, 0);
+	if (mntfd < 0)
+		return fail();
+	mfd = mountfd(mntfd, 0);
+	tfd = open(argv[2], O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (mfd < 0 || tfd < 0 || mountfd_attach(mfd, tfd))
+		return fail();
+	close(mfd);
+	close(mntfd);
+	close(fsfd);
+	printf("attached=%d\n", count_mounts(argv[2], 0) == 1);
+	return 0;
+}
+
+static int cmd_errors(char **argv)
+{
+	int fd, mfd;
+
+	printf("badfd=%s\n", mountfd(12345, 0) < 0 ? strerrorname_np(errno) : "ok");
+	printf("badflags=%s\n", mountfd(AT_FDCWD, 1) < 0 ? strerrorname_np(errno) : "ok");
+	fd = open(argv[2], O_RDONLY | O_CLOEXEC);
+	printf("notmountfd=%s\n", ioctl(fd, MOUNTFD_IOC_GETDIRFD) < 0 ?
+	       strerrorname_np(errno) : "ok");
+	mfd = mountfd(fd, 0);
+	printf("badioctl=%s\n", ioctl(mfd, _IO(MOUNTFD_IOC_MAGIC, 0x7f)) < 0 ?
+	       strerrorname_np(errno) : "ok");
+	{
+		struct mountfd_expire me = { .me_size = 3 };
+
+		printf("badsize=%s\n", ioctl(mfd, MOUNTFD_IOC_GETEXPIRE, &me) < 0 ?
+		       strerrorname_np(errno) : "ok");
+	}
+	return 0;
+}
+
+/* SETEXPIRE mount SECS on PATH, then ms until it is gone. */
+static int cmd_expire_time(char **argv)
+{
+	long ms, timeout = atol(argv[4]);
+	int mfd = open_mfd(argv[2]);
+
+	if (mfd < 0 || mountfd_set_expire(mfd, MOUNTFD_EXPIRE_MOUNT, atoi(argv[3])))
+		return fail();
+	close(mfd);
+	ms = wait_gone(argv[2], 0, timeout);
+	if (ms < 0) {
+		printf("timeout\n");
+		return 1;
+	}
+	printf("%ld\n", ms);
+	return 0;
+}
+
+static int cmd_wait_gone(char **argv)
+{
+	long ms = wait_gone(argv[2], 0, atol(argv[3]));
+
+	if (ms < 0) {
+		printf("timeout\n");
+		return 1;
+	}
+	printf("%ld\n", ms);
+	return 0;
+}
+
+/* N tmpfs mounts DIR/mI with EXPIRE SECS; holds them busy HOLD seconds. */
+static int cmd_mass(char **argv)
+{
+	const char *dir = argv[2];
+	int n = atoi(argv[3]), secs = atoi(argv[4]), hold = atoi(argv[5]);
+	unsigned long runs0, runs1, cost = 0, cost_max = 0;
+	char path[4096];
+	int i, *fds;
+	long start, ms;
+	struct rlimit rl = { .rlim_cur = n + 64, .rlim_max = n + 64 };
+
+	if (hold && setrlimit(RLIMIT_NOFILE, &rl))
+		return fail();
+	fds = calloc(n, sizeof(*fds));
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/m%d", dir, i);
+		if ((mkdir(path, 0755) && errno != EEXIST) ||
+		    mount("mass", path, "tmpfs", 0, "size=64k"))
+			return fail();
+		fds[i] = open_mfd(path);
+		if (fds[i] < 0 || mountfd_set_expire(fds[i], MOUNTFD_EXPIRE_MOUNT, secs))
+			return fail();
+		if (!hold) {
+			close(fds[i]);
+			fds[i] = -1;
+		}
+	}
+	start = now_ms();
+	if (hold) {
+		/* every mountfd keeps its mount busy: each tick checks all */
+		runs0 = read_sysctl("mount_expire_runs");
+		while (now_ms() - start < hold * 1000L) {
+			sleep(1);
+			cost = read_sysctl("mount_expire_last_ns");
+			if (cost > cost_max)
+				cost_max = cost;
+		}
+		runs1 = read_sysctl("mount_expire_runs");
+		printf("busy=%d ticks=%lu last_tick_ns=%lu max_tick_ns=%lu still=%d\n",
+		       n, runs1 - runs0, cost, cost_max, count_mounts(dir, 1));
+		for (i = 0; i < n; i++)
+			close(fds[i]);
+		start = now_ms();
+	}
+	ms = wait_gone(dir, 1, secs * 1000L + 60000);
+	printf("gone_ms=%ld last_tick_ns=%lu\n", ms, read_sysctl("mount_expire_last_ns"));
+	return ms < 0;
+}
+
+/* umount2(MNT_EXPIRE) twice: EAGAIN first (marks it), then it goes. */
+static int cmd_umount_expire(char **argv)
+{
+	int rc1 = umount2(argv[2], MNT_EXPIRE), e1 = errno;
+	int rc2 = umount2(argv[2], MNT_EXPIRE), e2 = errno;
+
+	printf("%s %s\n", rc1 ? strerrorname_np(e1) : "ok",
+	       rc2 ? strerrorname_np(e2) : "ok");
+	return 0;
+}
+
+/* A mountfd made here, used from a new mount namespace. */
+static int cmd_otherns(char **argv)
+{
+	int mfd = open_mfd(argv[2]), rc;
+
+	if (mfd < 0 || unshare(CLONE_NEWNS))
+		return fail();
+	rc = ioctl(mfd, MOUNTFD_IOC_UNMOUNT);
+	printf("unmount=%s", rc ? strerrorname_np(errno) : "ok");
+	rc = mountfd_set_expire(mfd, MOUNTFD_EXPIRE_MOUNT, 100);
+	printf(" setexpire=%s", rc ? strerrorname_np(errno) : "ok");
+	rc = ioctl(mfd, MOUNTFD_IOC_DETACH);
+	printf(" detach=%s\n", rc ? strerrorname_np(errno) : "ok");
+	return 0;
+}
+
+/* chroot(ROOT), then walk from the mount "/" lies on. */
+static int cmd_chroot_walk(char **argv)
+{
+	int mfd, dfd;
+
+	if (chroot(argv[2]) || chdir("/"))
+		return fail();
+	mfd = open_mfd("/");
+	if (mfd < 0)
+		return fail();
+	dfd = ioctl(mfd, MOUNTFD_IOC_GETDIRFD);
+	if (dfd < 0)
+		return fail();
+	printf("dirfd=");
+	print_fd_path(dfd);
+	return walk(mfd);
+}
+
+/* ATTACH the mount PATH lies on onto TARGET (a move for a mounted one). */
+static int cmd_attach(char **argv)
+{
+	int mfd = open_mfd(argv[2]), tfd;
+
+	tfd = open(argv[3], O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (mfd < 0 || tfd < 0 || mountfd_attach(mfd, tfd))
+		return fail();
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *c = argc > 1 ? argv[1] : "";
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: mfd OP PATH [ARGS]\n");
+		return 2;
+	}
+	if (!strcmp(c, "setexpire"))
+		return cmd_setexpire(argc, argv);
+	if (!strcmp(c, "getexpire"))
+		return cmd_getexpire(argv);
+	if (!strcmp(c, "unmount"))
+		return cmd_simple(argv, MOUNTFD_IOC_UNMOUNT);
+	if (!strcmp(c, "forceunmount"))
+		return cmd_simple(argv, MOUNTFD_IOC_FORCEDUNMOUNT);
+	if (!strcmp(c, "detach-close"))
+		return cmd_detach_close(argv);
+	if (!strcmp(c, "info"))
+		return cmd_info(argv);
+	if (!strcmp(c, "erange"))
+		return cmd_erange(argv);
+	if (!strcmp(c, "children"))
+		return cmd_children(argv);
+	if (!strcmp(c, "getdirfd"))
+		return cmd_getdirfd(argv);
+	if (!strcmp(c, "nexttop"))
+		return cmd_nexttop(argv);
+	if (!strcmp(c, "move") && argc > 3)
+		return cmd_move(argv);
+	if (!strcmp(c, "attach-self") && argc > 3)
+		return cmd_attach_self(argv);
+	if (!strcmp(c, "fsmount-attach"))
+		return cmd_fsmount_attach(argv);
+	if (!strcmp(c, "errors"))
+		return cmd_errors(argv);
+	if (!strcmp(c, "expire-time") && argc > 4)
+		return cmd_expire_time(argv);
+	if (!strcmp(c, "wait-gone") && argc > 3)
+		return cmd_wait_gone(argv);
+	if (!strcmp(c, "attach") && argc > 3)
+		return cmd_attach(argv);
+	if (!strcmp(c, "umount-expire"))
+		return cmd_umount_expire(argv);
+	if (!strcmp(c, "otherns"))
+		return cmd_otherns(argv);
+	if (!strcmp(c, "chroot-walk"))
+		return cmd_chroot_walk(argv);
+	if (!strcmp(c, "mass") && argc > 5)
+		return cmd_mass(argv);
+	fprintf(stderr, "mfd: unknown operation or arguments: %s\n", c);
+	return 2;
+}

@@ -1,0 +1,178 @@
+# expiry: mounts expire in the VFS (Documentation/filesystems/expire_semantics.rst)
+# with a 1-second tick.  Presence is read from /proc/self/mountinfo only:
+# a stat of a mount point would itself be a use of the mount.
+. "$TOP/test/qemu/lib.sh"
+MFD=$BUILDDIR/test/qemu/progs/mfd
+TICK=/proc/sys/fs/mount_expire_tick
+RUNS=/proc/sys/fs/mount_expire_runs
+
+present() { awk -v p="$1" '$5 == p { f = 1 } END { exit !f }' /proc/self/mountinfo; }
+mnt() { mkdir -p "$1" && mount -t tmpfs "${2:-exp}" "$1"; }
+# t_present NAME PATH / t_absent NAME PATH
+t_present() { if present "$2"; then t_pass "$1"; else t_fail "$1" "$2 is not mounted"; fi; }
+t_absent() { if present "$2"; then t_fail "$1" "$2 is still mounted"; else t_pass "$1"; fi; }
+policy() { "$MFD" getexpire "$1" | cut -d' ' -f1; }
+
+t_eq tick-default 10 "$(cat $TICK)"
+echo 0 > $TICK 2>/dev/null && t_fail tick-min "tick 0 accepted" || t_pass tick-min
+echo 1 > $TICK
+t_eq tick-set 1 "$(cat $TICK)"
+
+# Nothing can expire: the work item is not armed, no tick runs.
+r0=$(cat $RUNS); sleep 3; t_eq idle-no-ticks "$r0" "$(cat $RUNS)"
+
+# An idle EXPIRE mount of 2 ticks goes within one tick of 2 s.
+mnt /mnt/e1
+ms=$("$MFD" expire-time /mnt/e1 2 6000)
+echo "expiry: EXPIRE 2 s mount went after $ms ms"
+if [ "$ms" != timeout ] && [ "$ms" -ge 1000 ] && [ "$ms" -le 3200 ]; then
+	t_pass idle-goes-in-time
+else
+	t_fail idle-goes-in-time "went after '$ms' ms, want 1000..3200"
+fi
+t_absent idle-gone /mnt/e1
+
+# Busy: an open file keeps it; it goes once the file is closed.
+mnt /mnt/e2; echo data > /mnt/e2/f
+exec 3</mnt/e2/f
+"$MFD" setexpire /mnt/e2 mount 1
+sleep 3
+t_present open-file-keeps /mnt/e2
+t_eq open-file-data data "$(cat <&3)"
+exec 3<&-
+t_ok open-file-released "$MFD" wait-gone /mnt/e2 4000
+
+# Busy: the working directory of a child process keeps it.
+mnt /mnt/e3
+(cd /mnt/e3 && exec sleep 4) &
+cwd_pid=$!
+sleep 0.5
+"$MFD" setexpire /mnt/e3 mount 1
+sleep 2.5
+t_present cwd-keeps /mnt/e3
+wait $cwd_pid
+t_ok cwd-released "$MFD" wait-gone /mnt/e3 4000
+
+# Use resets the countdown: a stat every half tick keeps a 2-tick mount.
+mnt /mnt/e4
+"$MFD" setexpire /mnt/e4 mount 2
+for i in 1 2 3 4 5 6 7 8; do stat /mnt/e4 >/dev/null; sleep 0.5; done
+t_present use-resets-countdown /mnt/e4
+t_ok use-stopped "$MFD" wait-gone /mnt/e4 5000
+
+# A subtree expires atomically: one busy member keeps all of it.
+mnt /mnt/s; mnt /mnt/s/a; mnt /mnt/s/b; mnt /mnt/s/a/x
+"$MFD" setexpire /mnt/s mount 1
+for m in /mnt/s/a /mnt/s/b /mnt/s/a/x; do "$MFD" setexpire $m subtree; done
+echo busy > /mnt/s/a/x/f
+exec 4</mnt/s/a/x/f
+sleep 3
+n=$(awk '$5 ~ "^/mnt/s(/|$)"' /proc/self/mountinfo | wc -l)
+t_eq subtree-busy-member-keeps-all 4 "$n"
+exec 4<&-
+t_ok subtree-released "$MFD" wait-gone /mnt/s 4000
+n=$(awk '$5 ~ "^/mnt/s(/|$)"' /proc/self/mountinfo | wc -l)
+t_eq subtree-went-whole 0 "$n"
+
+# A NOEXPIRE mount inside the tree blocks it; as SUBTREE it goes along.
+mnt /mnt/s2; mnt /mnt/s2/c
+"$MFD" setexpire /mnt/s2 mount 1
+sleep 3
+t_present noexpire-child-blocks /mnt/s2
+"$MFD" setexpire /mnt/s2/c subtree
+t_ok noexpire-child-joined "$MFD" wait-gone /mnt/s2 4000
+
+# Policy transitions (long timeouts: nothing expires meanwhile).
+mnt /mnt/t; mnt /mnt/t/c; mnt /mnt/t/c/g; mnt /mnt/t2
+t_eq tr-none-to-subtree-needs-parent EINVAL "$("$MFD" setexpire /mnt/t/c subtree)"
+t_eq tr-none-to-expire-zero EINVAL "$("$MFD" setexpire /mnt/t mount 0)"
+t_eq tr-root-of-namespace EINVAL "$("$MFD" setexpire / mount 100)"
+t_eq tr-bad-policy EINVAL "$("$MFD" setexpire /mnt/t 7 100)"
+t_ok tr-none-to-expire "$MFD" setexpire /mnt/t mount 100
+t_eq tr-expire-reads "1 100 100" "$("$MFD" getexpire /mnt/t)"
+t_ok tr-none-to-subtree "$MFD" setexpire /mnt/t/c subtree
+t_ok tr-subtree-grandchild "$MFD" setexpire /mnt/t/c/g subtree
+t_eq tr-subtree-reads "2 0 0" "$("$MFD" getexpire /mnt/t/c/g)"
+t_eq tr-expire-to-subtree EINVAL "$("$MFD" setexpire /mnt/t subtree)"
+t_ok tr-expire-to-none-t2-setup "$MFD" setexpire /mnt/t2 mount 100
+t_eq tr-subtree-to-expire EINVAL "$("$MFD" setexpire /mnt/t/c mount 100)"
+t_ok tr-expire-to-expire "$MFD" setexpire /mnt/t mount 50
+t_eq tr-expire-new-timeout "1 50 50" "$("$MFD" getexpire /mnt/t)"
+t_ok tr-expire-to-none "$MFD" setexpire /mnt/t none
+t_eq tr-cascade-child 0 "$(policy /mnt/t/c)"
+t_eq tr-cascade-grandchild 0 "$(policy /mnt/t/c/g)"
+"$MFD" setexpire /mnt/t mount 100; "$MFD" setexpire /mnt/t/c subtree; "$MFD" setexpire /mnt/t/c/g subtree
+t_ok tr-subtree-to-none "$MFD" setexpire /mnt/t/c none
+t_eq tr-subtree-cascade 0 "$(policy /mnt/t/c/g)"
+t_eq tr-parent-kept 1 "$(policy /mnt/t)"
+echo 2 > $TICK
+"$MFD" setexpire /mnt/t2 mount 3
+t_eq tr-rounded-to-ticks "1 4 4" "$("$MFD" getexpire /mnt/t2)"
+echo 1 > $TICK
+
+# Mount operations.
+mnt /mnt/o; mnt /mnt/o/c
+"$MFD" setexpire /mnt/o mount 100; "$MFD" setexpire /mnt/o/c subtree
+mkdir -p /mnt/b1 /mnt/b2 /mnt/b3
+mount --bind /mnt/o /mnt/b1
+t_eq op-bind-noexpire 0 "$(policy /mnt/b1)"
+mount --rbind /mnt/o /mnt/b2
+t_eq op-rbind-root-noexpire 0 "$(policy /mnt/b2)"
+t_eq op-rbind-child-noexpire 0 "$(policy /mnt/b2/c)"
+mount -o remount,size=2m /mnt/o
+t_eq op-remount-keeps "1 100" "$("$MFD" getexpire /mnt/o | cut -d' ' -f1,2)"
+t_eq op-remount-keeps-subtree 2 "$(policy /mnt/o/c)"
+mount --make-private /mnt/o
+mount --move /mnt/o/c /mnt/b3
+t_eq op-move-subtree-to-none 0 "$(policy /mnt/b3)"
+mkdir -p /mnt/o2
+mount --move /mnt/o /mnt/o2
+t_eq op-move-keeps-expire 1 "$(policy /mnt/o2)"
+umount -R /mnt/b1 /mnt/b2 /mnt/b3 /mnt/o2 /mnt/t /mnt/t2
+
+# unshare(CLONE_NEWNS): the copy keeps policy and countdown, and expires
+# on its own in the new namespace.
+mnt /mnt/u; mnt /mnt/u2
+"$MFD" setexpire /mnt/u mount 100
+"$MFD" setexpire /mnt/u2 mount 2
+t_eq op-unshare-keeps-policy "1 100" "$(unshare -m "$MFD" getexpire /mnt/u | cut -d' ' -f1,2)"
+left=$(unshare -m "$MFD" getexpire /mnt/u | cut -d' ' -f3)
+if [ "$left" -ge 95 ] && [ "$left" -le 100 ]; then t_pass op-unshare-keeps-countdown
+else t_fail op-unshare-keeps-countdown "remaining $left"; fi
+t_ok op-unshare-copy-expires unshare -m "$MFD" wait-gone /mnt/u2 5000
+umount /mnt/u
+
+# Lazy unmount of an expiring mount with an open file: NOEXPIRE, no harm.
+mnt /mnt/l; echo lazy > /mnt/l/f
+exec 5</mnt/l/f
+"$MFD" setexpire /mnt/l mount 1
+umount -l /mnt/l
+sleep 2
+t_eq lazy-file-still-readable lazy "$(cat <&5)"
+exec 5<&-
+
+# umount2(MNT_EXPIRE) keeps its 6.1 meaning.
+mnt /mnt/x
+t_eq umount2-expire "EAGAIN ok" "$("$MFD" umount-expire /mnt/x)"
+
+# 1,000 idle expiring mounts all go within two ticks after their countdown.
+mnt /mnt/mass
+out=$("$MFD" mass /mnt/mass 1000 2 0)
+echo "expiry: 1000 idle mounts: $out"
+ms=$(echo "$out" | sed -n 's/.*gone_ms=\([0-9-]*\).*/\1/p')
+if [ -n "$ms" ] && [ "$ms" -ge 0 ] && [ "$ms" -le 4000 ]; then t_pass mass-1000-go
+else t_fail mass-1000-go "$out"; fi
+
+# Cost of a tick with 1,000 busy expiring mounts (each held by a mountfd).
+out=$("$MFD" mass /mnt/mass 1000 1 10)
+echo "expiry: 1000 busy mounts: $out"
+case "$out" in
+*"still=1000"*gone_ms=[0-9]*) t_pass mass-1000-busy-kept ;;
+*) t_fail mass-1000-busy-kept "$out" ;;
+esac
+umount /mnt/mass
+
+# Nothing left to expire: the ticks stop again.
+sleep 2
+r0=$(cat $RUNS); sleep 3; t_eq idle-again-no-ticks "$r0" "$(cat $RUNS)"
+echo 10 > $TICK

@@ -1,0 +1,41 @@
+# kselftest: the 6.1 selftests about mounts and namespaces, built statically
+# on the host from the patched tree by test/qemu/kselftest-build.sh.  Each
+# program is one test: exit 0 passes, exit 4 (KSFT_SKIP) is reported as a
+# pass named "...-skipped", anything else fails.  The TAP totals are
+# printed for comparison with an unpatched kernel.
+. "$TOP/test/qemu/lib.sh"
+KS=${KSELFTEST_DIR:-$TOP/_kbuild/kselftest}
+
+if [ ! -d "$KS" ]; then
+	t_fail built "$KS missing: run test/qemu/kselftest-build.sh on the host"
+	exit 0
+fi
+
+total_pass=0 total_fail=0 total_skip=0
+run_one() {
+	local dir=$1 prog=$2 name rc out p f s
+	name=${dir}-${prog%.sh}
+	out=$(cd "$KS/$dir" && timeout 120 "./$prog" 2>&1)
+	rc=$?
+	echo "$out" | sed "s|^|  $name: |" | tail -40
+	p=$(echo "$out" | grep -Ec '^(# )?ok [0-9]+' )
+	f=$(echo "$out" | grep -Ec '^(# )?not ok [0-9]+' )
+	s=$(echo "$out" | grep -Ec '^(# )?ok [0-9]+ .*# SKIP')
+	total_pass=$((total_pass + p - s)) total_fail=$((total_fail + f)) total_skip=$((total_skip + s))
+	case $rc in
+	0) t_pass "$name" ;;
+	4) t_pass "$name-skipped" ;;
+	*) t_fail "$name" "exit $rc: $(echo "$out" | grep -E 'not ok|FAIL' | head -3 | tr '\n' ' ')" ;;
+	esac
+}
+
+for prog in unprivileged-remount-test run_nosymfollow.sh; do run_one mount $prog; done
+run_one mount_setattr mount_setattr_test
+run_one move_mount_set_group move_mount_set_group_test
+for prog in owner pidns; do run_one nsfs $prog; done
+for prog in pidfd_test pidfd_fdinfo_test pidfd_open_test pidfd_poll_test pidfd_wait \
+	    pidfd_getfd_test pidfd_setns_test; do
+	run_one pidfd $prog
+done
+for prog in $(cd "$KS/proc" && ls | grep -v '\.'); do run_one proc "$prog"; done
+echo "kselftest: TAP totals on $(uname -r): ok=$total_pass not_ok=$total_fail skip=$total_skip"

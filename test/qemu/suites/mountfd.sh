@@ -1,0 +1,94 @@
+# mountfd: every ioctl of mountfd(2), its errors, the bounded walk, the
+# DETACH/ATTACH round trip and balanced references (Documentation/filesystems/mountfd.rst).
+. "$TOP/test/qemu/lib.sh"
+MFD=$BUILDDIR/test/qemu/progs/mfd
+
+present() { awk -v p="$1" '$5 == p { f = 1 } END { exit !f }' /proc/self/mountinfo; }
+mnt() { mkdir -p "$1" && mount -t tmpfs "${2:-mfdtest}" "$1" ${3:+-o "$3"}; }
+
+t_eq errors "badfd=EBADF badflags=EINVAL notmountfd=ENOTTY badioctl=ENOTTY badsize=EINVAL" \
+	"$("$MFD" errors /etc/hostname | tr '\n' ' ' | sed 's/ $//')"
+
+# Read ioctls.
+mnt /mnt/m1 srcname nosuid,nodev,size=1m,mode=0700
+info=$("$MFD" info /mnt/m1)
+t_eq info-fstype tmpfs "$(echo "$info" | sed -n 's/^fstype=//p')"
+t_eq info-source srcname "$(echo "$info" | sed -n 's/^source=//p')"
+t_eq info-vfsopts "rw,nosuid,nodev,relatime" "$(echo "$info" | sed -n 's/^vfsopts=//p')"
+want_fs=$(awk '$5 == "/mnt/m1" { print $NF }' /proc/self/mountinfo)
+t_eq info-fsopts-like-mountinfo "$want_fs" "$(echo "$info" | sed -n 's/^fsopts=//p')"
+want_dev=$(awk '$5 == "/mnt/m1" { print $3 }' /proc/self/mountinfo)
+t_eq info-dev "$want_dev" "$(echo "$info" | sed -n 's/^dev=//p')"
+t_eq erange "ERANGE needed=6 intact=1" "$("$MFD" erange /mnt/m1)"
+t_eq getdirfd /mnt/m1 "$("$MFD" getdirfd /mnt/m1)"
+mkdir -p /mnt/m1/deep/er
+t_eq mountfd-of-subdir-is-the-mount /mnt/m1 "$("$MFD" getdirfd /mnt/m1/deep/er)"
+
+# Expiry through the fd.
+t_ok setexpire "$MFD" setexpire /mnt/m1 mount 600
+t_eq getexpire "1 600 600" "$("$MFD" getexpire /mnt/m1)"
+"$MFD" setexpire /mnt/m1 none
+
+# UNMOUNT: EBUSY while in use, then it goes; the fd's own reference is no use.
+echo x > /mnt/m1/f
+exec 3</mnt/m1/f
+t_eq unmount-busy EBUSY "$("$MFD" unmount /mnt/m1)"
+exec 3<&-
+t_ok unmount "$MFD" unmount /mnt/m1
+if present /mnt/m1; then t_fail unmount-gone "still mounted"; else t_pass unmount-gone; fi
+mnt /mnt/m2
+t_ok forcedunmount "$MFD" forceunmount /mnt/m2
+if present /mnt/m2; then t_fail forcedunmount-gone "still mounted"; else t_pass forcedunmount-gone; fi
+
+# Unprivileged caller (uid 65534, no capabilities) and another namespace.
+cp "$MFD" /tmp/mfd && chmod 755 /tmp/mfd
+mnt /mnt/m3
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all /tmp/mfd "$@"; }
+t_eq eperm-unmount EPERM "$(nobody unmount /mnt/m3)"
+t_eq eperm-forcedunmount EPERM "$(nobody forceunmount /mnt/m3)"
+t_eq eperm-detach EPERM "$(nobody detach-close /mnt/m3)"
+t_eq eperm-setexpire EPERM "$(nobody setexpire /mnt/m3 mount 10)"
+mkdir -p /mnt/m3b
+t_eq eperm-attach EPERM "$(nobody attach /mnt/m3 /mnt/m3b)"
+t_ok unpriv-may-read nobody info /mnt/m3
+t_eq userns-no-cap EPERM "$(unshare -U -r /tmp/mfd unmount /mnt/m3)"
+t_eq other-namespace "unmount=EINVAL setexpire=EINVAL detach=EINVAL" "$("$MFD" otherns /mnt/m3)"
+present /mnt/m3 && t_pass unpriv-left-it || t_fail unpriv-left-it "gone"
+
+# Walking: all mounts below, depth first; never past the starting mount.
+mnt /mnt/w; mnt /mnt/w/a; mnt /mnt/w/a/x; mnt /mnt/w/b
+t_eq walk-all "/mnt/w/a /mnt/w/a/x /mnt/w/b" "$("$MFD" children /mnt/w | tr '\n' ' ' | sed 's/ $//')"
+t_eq walk-bounded "/mnt/w/a/x" "$("$MFD" children /mnt/w/a | tr '\n' ' ' | sed 's/ $//')"
+t_eq walk-no-sibling-of-start ENOENT "$("$MFD" nexttop /mnt/w/a)"
+t_eq walk-leaf-empty "" "$("$MFD" children /mnt/w/b)"
+# chroot: the root's mount holds /mnt/cr/in (inside) and /mnt/out (outside)
+mkdir -p /mnt/cr/in; mnt /mnt/cr/in; mnt /mnt/out
+t_eq walk-chroot "dirfd=/ /in" "$("$MFD" chroot-walk /mnt/cr | tr '\n' ' ' | sed 's/ $//')"
+umount /mnt/cr/in /mnt/out
+
+# DETACH / ATTACH round trip keeps the tree and its contents.
+echo kept > /mnt/w/a/x/f
+mkdir -p /mnt/w2
+t_eq detach-attach "detached=1 attached=1" "$("$MFD" move /mnt/w/a /mnt/w2 | tr '\n' ' ' | sed 's/ $//')"
+t_eq detach-attach-contents kept "$(cat /mnt/w2/x/f)"
+t_eq attach-inside-itself ELOOP "$("$MFD" attach-self /mnt/w2 x)"
+present /mnt/w2 && t_pass attach-self-put-back || t_fail attach-self-put-back "not mounted"
+mkdir -p /mnt/fsm
+t_eq fsmount-attach "attached=1" "$("$MFD" fsmount-attach /mnt/fsm)"
+# DETACH and close: the tree is dissolved; an open file in it still works
+exec 4</mnt/w2/x/f
+t_ok detach-close "$MFD" detach-close /mnt/w2
+if present /mnt/w2 || present /mnt/w2/x; then t_fail detach-close-gone "still mounted"
+else t_pass detach-close-gone; fi
+t_eq detach-close-file-works kept "$(cat <&4)"
+exec 4<&-
+
+# References balance: after all of the above, the parents unmount at once.
+for i in 1 2 3; do "$MFD" info /mnt/w/b >/dev/null; "$MFD" children /mnt/w >/dev/null; done
+t_ok refs-balance-child umount /mnt/w/b
+t_ok refs-balance-parent umount /mnt/w
+mnt /mnt/p; mnt /mnt/p/c
+"$MFD" info /mnt/p/c >/dev/null
+t_ok refs-unmount-child "$MFD" unmount /mnt/p/c
+t_ok refs-umount-parent umount /mnt/p
+umount /mnt/fsm /mnt/m3
