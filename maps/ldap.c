@@ -287,8 +287,8 @@ static int map_find_by_name(struct am_map *map)
 			if (ret)
 				map->m_schema_known = false;
 		}
-	if (ret == -ENOENT)
-		ldap_log(map->m_host, LOG_ERR, "%s: no map \"%s\" under %s",
+	if (ret == -ENOENT)	/* usual while the agent walks its sources */
+		ldap_log(map->m_host, LOG_NOTICE, "%s: no map \"%s\" under %s",
 			 map->m_conn.lc_uri, map->m_name, base);
 	free(base);
 	return ret;

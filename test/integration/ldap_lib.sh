@@ -6,7 +6,8 @@
 # server is stopped by the test's EXIT trap.
 #
 # Data (see ldap_data):
-#   ou=bis,SUFFIX   rfc2307bis: automountMap auto.home, auto.big (10,000
+#   ou=bis,SUFFIX   rfc2307bis: automountMap auto.master (/home by name,
+#                   /big by DN), auto.home, auto.big (10,000
 #                   keys), auto.secure (readable only after a bind) and
 #                   auto.tls (readable only over TLS)
 #   ou=nis,SUFFIX   rfc2307: nisMap auto.home
@@ -58,9 +59,11 @@ ldap_data() {
 	printf 'dn: %s\nobjectClass: person\ncn: reader\nsn: reader\nuserPassword: %s\n\n' "$READER_DN" "$READER_PW"
 	printf 'dn: ou=bis,%s\nobjectClass: organizationalUnit\nou: bis\n\n' "$SUFFIX"
 	printf 'dn: ou=nis,%s\nobjectClass: organizationalUnit\nou: nis\n\n' "$SUFFIX"
-	for m in auto.home auto.big auto.secure auto.tls; do
+	for m in auto.master auto.home auto.big auto.secure auto.tls; do
 		printf 'dn: automountMapName=%s,%s\nobjectClass: automountMap\nautomountMapName: %s\n\n' "$m" "$bis" "$m"
 	done
+	bis_entry "automountMapName=auto.master,$bis" '/home' /home "auto.home --timeout=60"
+	bis_entry "automountMapName=auto.master,$bis" '/big' /big "ldap:automountMapName=auto.big,$bis"
 	m="automountMapName=auto.home,$bis"
 	bis_entry "$m" alice alice "-rw server:/export/home/alice"
 	bis_entry "$m" bob bob "-rw,nosuid server:/export/home/bob"
@@ -168,10 +171,16 @@ slapd_stop() {
 }
 
 # ldap_agent_conf [KEY=VALUE...] -- write $TMP/agent.conf with an [ldap]
-# section and point AUTOFS_AGENT_CONF at it.
+# section and point AUTOFS_AGENT_CONF at it.  The agent reads maps from
+# $LDAP_SOURCES (default ldap) with file maps in $TMP/maps.
 ldap_agent_conf() {
 	local kv
+	mkdir -p "$TMP/maps"
 	{
+		echo "[general]"
+		echo "sources = ${LDAP_SOURCES:-ldap}"
+		echo "map_dir = $TMP/maps"
+		echo "log_stderr = yes"
 		echo "[ldap]"
 		echo "uri = $LDAP_URI"
 		echo "timeout = 5"

@@ -9,7 +9,7 @@ set -u
 T_NUM=0
 T_FAILED=0
 T_EXIT_CMDS=()
-srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+srcdir=$(cd "${srcdir:-$(dirname "${BASH_SOURCE[0]}")/../..}" && pwd)
 builddir=${builddir:-$(pwd)}
 PROBE=${PROBE:-$builddir/test/integration/map-probe}
 MODDIR=${AUTOFS_AGENT_MODULE_DIR:-$builddir/maps/.libs}
@@ -92,6 +92,16 @@ probe() {
 	local mod=$1; shift
 	RC=0
 	"$PROBE" "$MODDIR/map_$mod.so" "$@" >"$TMP/out" 2>"$TMP/err" || RC=$?
+}
+
+AUTOFS=${AUTOFS:-$builddir/agent/autofs}
+
+# agent ARGS... -- run the agent as a user would; stdout to $TMP/out,
+# stderr to $TMP/err, sets RC.  Skips the agent checks (returns 1) while
+# the agent is not built.
+agent() {
+	RC=0
+	AUTOFS_AGENT_MODULE_DIR=$MODDIR "$AUTOFS" "$@" >"$TMP/out" 2>"$TMP/err" || RC=$?
 }
 
 # Median of the numbers on stdin.
