@@ -38,7 +38,12 @@ failover() {
 	else
 		t_fail "... within $3 ms ($((t1 - t0)) ms)"
 	fi
-	echo "# failover, first URI $1: $((t1 - t0)) ms"
+	echo "# failover, first URI $1: $((t1 - t0)) ms (map-probe)"
+	t0=$(now_ms)
+	agent test "ldap:$BIS" alice
+	t1=$(now_ms)
+	t_eq "... and through autofs test" "0 entry -rw server:/export/home/alice" "$RC $(grep '^entry' "$TMP/out")"
+	echo "# failover, first URI $1: $((t1 - t0)) ms (autofs test, exec to exit)"
 }
 
 failover refused "ldap://127.0.0.1:$(free_port)" 1000
@@ -64,5 +69,12 @@ exec 9>&-
 RC=0; wait "$PROBE_PID" || RC=$?
 t_eq "server stopped mid-run: first lookup answered, then exit 4" \
 	"4 -rw server:/export/home/alice" "$RC $(cat "$TMP/out")"
+
+# with LDAP gone, the agent's next source answers
+echo "alice -rw fileserver:/home/alice" > "$TMP/maps/auto.home"
+LDAP_SOURCES="ldap files" ldap_agent_conf "search_base=ou=bis,$SUFFIX"
+agent test auto.home alice
+t_eq "LDAP stopped: the next source (files) answers" "0 entry -rw fileserver:/home/alice" "$RC $(grep '^entry' "$TMP/out")"
+t_grep "... after LDAP said it is unavailable" "no LDAP server of" "$TMP/err"
 
 t_done

@@ -10,6 +10,7 @@
 #   auto_home   alice, bob, the * wildcard, a huge value, odd escapes
 #               (served under the underscore spelling only)
 #   auto.big    10,000 keys
+#   auto.master /home -> auto.home
 
 NIS_DOMAIN=autofsng.test
 HUGE_VALUE="-rw,$(printf 'opt%04d,' $(seq 1 120))sync server:/export/huge"
@@ -32,6 +33,8 @@ nis_start() {
 	seq 1 10000 | awk '{ printf "key%05d -rw server:/export/big/%05d\n", $1, $1 }' > "$TMP/auto.big.src"
 	/usr/lib/yp/makedbm "$TMP/auto_home.src" "/var/yp/$NIS_DOMAIN/auto_home"
 	/usr/lib/yp/makedbm "$TMP/auto.big.src" "/var/yp/$NIS_DOMAIN/auto.big"
+	echo "/home auto.home --timeout=60" > "$TMP/auto.master.src"
+	/usr/lib/yp/makedbm "$TMP/auto.master.src" "/var/yp/$NIS_DOMAIN/auto.master"
 	printf 'domain %s server 127.0.0.1\n' "$NIS_DOMAIN" > "$TMP/yp.conf"
 
 	/usr/sbin/rpcbind -f -w & RPCBIND_PID=$!
@@ -56,9 +59,16 @@ wait_for() {
 	exit 1
 }
 
+# nis_agent_conf [KEY=VALUE...] -- [nis] settings in $TMP/agent.conf; the
+# agent reads maps from $NIS_SOURCES (default nis), file maps in $TMP/maps.
 nis_agent_conf() {
 	local kv
+	mkdir -p "$TMP/maps"
 	{
+		echo "[general]"
+		echo "sources = ${NIS_SOURCES:-nis}"
+		echo "map_dir = $TMP/maps"
+		echo "log_stderr = yes"
 		echo "[nis]"
 		echo "timeout = 2"
 		for kv; do echo "${kv%%=*} = ${kv#*=}"; done
