@@ -1,8 +1,9 @@
 # test/integration/ldap_lib.sh -- a throwaway slapd for the LDAP tests.
 #
 # slapd_start writes a slapd.conf into $TMP/slapd, loads both schemas'
-# maps with slapadd and starts slapd on a free loopback port and on an
-# ldapi socket.  It sets LDAP_PORT, LDAP_URI, LDAPI_URI, SUFFIX.  The
+# maps with slapadd (or what the function named by $LDAP_DATA prints) and
+# starts slapd on a free loopback port and on an ldapi socket; LDAP_TLS=no
+# leaves out the test CA and TLS.  It sets LDAP_PORT, LDAP_URI, LDAPI_URI, SUFFIX.  The
 # server is stopped by the test's EXIT trap.
 #
 # Data (see ldap_data):
@@ -101,6 +102,13 @@ ldap_tls_certs() {
 		-CAcreateserial -days 2 -extfile "$d/ext" -out "$d/server.crt" 2>/dev/null
 }
 
+ldap_conf_tls() {
+	[ "${LDAP_TLS:-yes}" = yes ] || return 0
+	echo "TLSCACertificateFile $SLAPD_DIR/tls/ca.crt"
+	echo "TLSCertificateFile $SLAPD_DIR/tls/server.crt"
+	echo "TLSCertificateKeyFile $SLAPD_DIR/tls/server.key"
+}
+
 ldap_conf() {
 	cat <<CONF
 include /etc/ldap/schema/core.schema
@@ -111,9 +119,7 @@ pidfile $SLAPD_DIR/slapd.pid
 argsfile $SLAPD_DIR/slapd.args
 modulepath /usr/lib/ldap
 moduleload back_mdb
-TLSCACertificateFile $SLAPD_DIR/tls/ca.crt
-TLSCertificateFile $SLAPD_DIR/tls/server.crt
-TLSCertificateKeyFile $SLAPD_DIR/tls/server.key
+$(ldap_conf_tls)
 # a site's usual cap on one answer: big maps must be read in pages
 sizelimit size.soft=500 size.hard=500 size.prtotal=unlimited
 database mdb
@@ -142,9 +148,9 @@ urlencode() { python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys
 slapd_start() {
 	mkdir -p "$SLAPD_DIR/db"
 	ldap_schema > "$SLAPD_DIR/automount.schema"
-	ldap_tls_certs
+	[ "${LDAP_TLS:-yes}" = yes ] && ldap_tls_certs
 	ldap_conf > "$SLAPD_DIR/slapd.conf"
-	ldap_data > "$SLAPD_DIR/data.ldif"
+	"${LDAP_DATA:-ldap_data}" > "$SLAPD_DIR/data.ldif"
 	slapadd -q -f "$SLAPD_DIR/slapd.conf" -l "$SLAPD_DIR/data.ldif" ||
 		{ echo "slapadd failed" >&2; exit 1; }
 	LDAP_PORT=$(free_port)
