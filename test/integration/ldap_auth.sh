@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/ldap_lib.sh"
 
-slapd_start
+LDAP_BIG=no slapd_start
 SECURE="automountMapName=auto.secure,ou=bis,$SUFFIX"
 TLSMAP="automountMapName=auto.tls,ou=bis,$SUFFIX"
 AUTH=$TMP/auth.xml

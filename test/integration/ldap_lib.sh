@@ -3,7 +3,7 @@
 # slapd_start writes a slapd.conf into $TMP/slapd, loads both schemas'
 # maps with slapadd (or what the function named by $LDAP_DATA prints) and
 # starts slapd on a free loopback port and on an ldapi socket; LDAP_TLS=no
-# leaves out the test CA and TLS.  It sets LDAP_PORT, LDAP_URI, LDAPI_URI, SUFFIX.  The
+# leaves out the test CA and TLS, LDAP_BIG=no the 10,000-key map.  It sets LDAP_PORT, LDAP_URI, LDAPI_URI, SUFFIX.  The
 # server is stopped by the test's EXIT trap.
 #
 # Data (see ldap_data):
@@ -74,7 +74,7 @@ ldap_data() {
 	bis_entry "$m" odd odd "$ODD_VALUE"
 	bis_entry "automountMapName=auto.secure,$bis" carol carol "-rw server:/export/secure/carol"
 	bis_entry "automountMapName=auto.tls,$bis" dave dave "-rw server:/export/tls/dave"
-	seq 1 10000 | awk -v m="automountMapName=auto.big,$bis" '{
+	[ "${LDAP_BIG:-yes}" = yes ] && seq 1 10000 | awk -v m="automountMapName=auto.big,$bis" '{
 		printf "dn: automountKey=key%05d,%s\nobjectClass: automount\nautomountKey: key%05d\nautomountInformation: -rw server:/export/big/%05d\n\n", $1, m, $1, $1 }'
 	printf 'dn: nisMapName=auto.home,%s\nobjectClass: nisMap\nnisMapName: auto.home\n\n' "$nis"
 	m="nisMapName=auto.home,$nis"
