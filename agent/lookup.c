@@ -404,6 +404,8 @@ int am_cmd_test(struct am_ctx *ctx, const char *map, const char *key, const char
 	int ret;
 
 	ret = am_resolve(ctx, &rq, &rs);
+	if (ret == AM_EXIT_NOKEY)
+		printf("map %s: no entry for key %s\n", map, key);
 	if (ret) {
 		am_resolved_free(&rs);
 		return ret;
