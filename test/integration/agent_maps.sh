@@ -98,4 +98,19 @@ expect dump-program 0 "cannot list its keys" $AUTOFS dump
 printf '/bad\tauto.bad\n' > "$T/auto.badmaster"
 expect dump-malformed 5 "malformed: unterminated quote" $AUTOFS dump auto.badmaster
 expect usage 2 "usage: autofs" $AUTOFS frobnicate
+
+# SIGTERM ends the agent at once, even while it waits for a hung program map
+printf '[general]\nmap_dir = %s\nsources = files\nprogram_timeout = 60\n' "$T" > "$T/long.conf"
+AUTOFS_AGENT_CONF=$T/long.conf $AUTOFS test auto.prog hang >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -TERM $pid
+start=$(date +%s)
+wait $pid
+rc=$?
+[ $rc = 1 ] && [ $(($(date +%s) - start)) -le 2 ] && pass sigterm-ends-agent ||
+	fail sigterm-ends-agent "rc=$rc after $(($(date +%s) - start)) s"
+sleep 0.5
+pgrep -f "$T/auto.prog hang" >/dev/null && fail sigterm-kills-program "program map still running" ||
+	pass sigterm-kills-program
 finish
