@@ -81,6 +81,7 @@ static int file_lookup(struct am_map *map, const char *key, char **entry)
 	am_maptext_init(&mt, map->fm_text, map->fm_len);
 	mt.mt_warn = file_warn;
 	mt.mt_arg = map;
+	mt.mt_want = key;
 	while ((ret = am_maptext_next(&mt)) > 0) {
 		if (file_is_include(&mt)) {
 			ret = file_include_lookup(map, mt.mt_key.ab_s + 1, key, entry);

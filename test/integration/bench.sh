@@ -3,7 +3,7 @@
 # `autofs test MAP KEY` from exec to exit (nothing is mounted), median of
 # 20, for a file map, NIS and LDAP.  Best run on a build without
 # sanitizers:  builddir=/path/to/plain/build test/integration/bench.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/maps_lib.sh"
 enter_private_ns "$@"
 . "$(dirname "$0")/ldap_lib.sh"
 . "$(dirname "$0")/nis_lib.sh"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Binding and TLS as the auth file (autofs_ldap_auth.conf shape) says, and
 # the auth files that must be refused.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/maps_lib.sh"
 . "$(dirname "$0")/ldap_lib.sh"
 
 LDAP_BIG=no slapd_start

@@ -2,7 +2,7 @@
 # URI failover: a first server that refuses, one that accepts and stays
 # silent, one whose packets vanish; and the server dying between lookups.
 # Runs in private namespaces so the vanishing address is a private tun link.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/maps_lib.sh"
 enter_private_ns "$@"
 . "$(dirname "$0")/ldap_lib.sh"
 

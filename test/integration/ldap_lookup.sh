@@ -1,7 +1,7 @@
 #!/bin/bash
 # Lookups and listings through map_ldap.so against a real slapd holding
 # the same map in both schemas.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/maps_lib.sh"
 . "$(dirname "$0")/ldap_lib.sh"
 
 slapd_start

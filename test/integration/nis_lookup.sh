@@ -1,7 +1,7 @@
 #!/bin/bash
 # Lookups and listings through map_nis.so against real rpcbind, ypserv
 # and ypbind in private namespaces, and the three ways NIS can fail.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/maps_lib.sh"
 enter_private_ns "$@"
 . "$(dirname "$0")/nis_lib.sh"
 
