@@ -1,7 +1,7 @@
 # maps: /home backed by an LDAP map and /nishome by a NIS map, mounted
 # under the kernel's call: the trigger asks the agent, the agent asks
 # slapd or ypserv, the home comes over NFS from the in-guest knfsd.
-. "$TOP/test/integration/lib.sh"
+. "$TOP/test/integration/maps_lib.sh"
 . "$TOP/test/integration/ldap_lib.sh"
 . "$TOP/test/integration/nis_lib.sh"
 . "$TOP/test/qemu/lib.sh"	# last: its t_* report to the harness
