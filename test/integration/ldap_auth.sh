@@ -71,6 +71,15 @@ probe ldap "$TLSMAP" lookup dave
 t_eq "tlsrequired and a server the CA did not sign: exit 4" "4" "$RC"
 t_grep "... saying StartTLS failed" "StartTLS failed" "$TMP/err"
 
+ldap_agent_conf "uri=$LDAPS_URI"
+export LDAPTLS_CACERT=$SLAPD_DIR/tls/ca.crt
+probe ldap "$TLSMAP" lookup dave
+t_eq "ldaps:// with the test CA, no auth file" "0 -rw server:/export/tls/dave" "$RC $(cat "$TMP/out")"
+export LDAPTLS_CACERT=$SLAPD_DIR/tls/other.crt
+probe ldap "$TLSMAP" lookup dave
+t_eq "ldaps:// to a server the CA did not sign: exit 4" "4" "$RC"
+
+ldap_agent_conf "auth_conf=$AUTH"
 auth_file 600 'usetls="yes"' 'tlsrequired="no"'
 probe ldap "$TLSMAP" lookup dave
 t_eq "TLS optional and failing: goes on in the clear" "3" "$RC"

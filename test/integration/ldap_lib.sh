@@ -3,8 +3,10 @@
 # slapd_start writes a slapd.conf into $TMP/slapd, loads both schemas'
 # maps with slapadd (or what the function named by $LDAP_DATA prints) and
 # starts slapd on a free loopback port and on an ldapi socket; LDAP_TLS=no
-# leaves out the test CA and TLS, LDAP_BIG=no the 10,000-key map.  It sets LDAP_PORT, LDAP_URI, LDAPI_URI, SUFFIX.  The
-# server is stopped by the test's EXIT trap.
+# leaves out the test CA and TLS (and the ldaps:// listener on a second
+# port), LDAP_BIG=no the 10,000-key map.  It sets LDAP_PORT, LDAP_URI,
+# LDAPI_URI, LDAPS_URI, SUFFIX.  The server is stopped by the test's EXIT
+# trap.
 #
 # Data (see ldap_data):
 #   ou=bis,SUFFIX   rfc2307bis: automountMap auto.master (/home by name,
@@ -156,7 +158,9 @@ slapd_start() {
 	LDAP_PORT=$(free_port)
 	LDAP_URI="ldap://127.0.0.1:$LDAP_PORT"
 	LDAPI_URI="ldapi://$(urlencode "$SLAPD_DIR/ldapi")"
-	/usr/sbin/slapd -f "$SLAPD_DIR/slapd.conf" -h "$LDAP_URI/ $LDAPI_URI/" ||
+	LDAPS_URI=
+	[ "${LDAP_TLS:-yes}" = yes ] && LDAPS_URI="ldaps://127.0.0.1:$(free_port)"
+	/usr/sbin/slapd -f "$SLAPD_DIR/slapd.conf" -h "$LDAP_URI/ $LDAPI_URI/${LDAPS_URI:+ $LDAPS_URI/}" ||
 		{ echo "slapd did not start" >&2; exit 1; }
 	at_exit slapd_stop
 	local i
