@@ -49,6 +49,9 @@ probe ldap auto.home lookup alice
 t_eq "map found by name under search_base (rfc2307)" "-rw server:/export/home/alice" "$(cat "$TMP/out")"
 probe ldap auto.home lookup /
 t_eq "rfc2307: the stored / key is the wildcard" "-rw server:/export/home/&" "$(cat "$TMP/out")"
+ldap_agent_conf
+LDAPBASE= probe ldap auto.home lookup alice
+t_eq "no search_base: the server's naming context is searched" "-rw server:/export/home/alice" "$(cat "$TMP/out")"
 ldap_agent_conf "search_base=ou=bis,$SUFFIX"
 probe ldap auto.home lookup bob
 t_eq "map found by name under search_base (rfc2307bis)" "-rw,nosuid server:/export/home/bob" "$(cat "$TMP/out")"
