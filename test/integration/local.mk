@@ -3,4 +3,5 @@
 TESTS += test/integration/agent_maps.sh test/integration/agent_lookup.sh \
 	test/integration/agent_triggers.sh
 EXTRA_DIST += test/integration/lib.sh test/integration/agent_maps.sh \
-	test/integration/agent_lookup.sh test/integration/agent_triggers.sh
+	test/integration/agent_lookup.sh test/integration/agent_triggers.sh \
+	test/integration/perf_agent.sh
