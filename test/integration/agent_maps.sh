@@ -75,6 +75,8 @@ chmod 000 "$T/auto.unreadable"
 if [ "$(id -u)" != 0 ]; then
 	expect unreadable-map 4 "cannot read map" $AUTOFS test auto.unreadable x
 fi
+mkdir -p "$T/auto.isdir"
+expect unreadable-map-is-unavailable 4 "cannot read map" $AUTOFS test auto.isdir x
 expect bad-map-type 2 "unknown map type" $AUTOFS test sss:auto.home alice
 
 # configuration
