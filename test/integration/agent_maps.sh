@@ -24,6 +24,7 @@ multi) printf -- '/ :/srv/a \\\n /b :/srv/b\n' ;;
 hang) sleep 30 ;;
 flood) yes xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx ;;
 noisy) echo "looked up $1" >&2; echo "server:/n" ;;
+"*") echo "server:/wildcard" ;;
 *) exit 1 ;;
 esac
 P
