@@ -24,6 +24,7 @@ multi) printf -- '/ :/srv/a \\\n /b :/srv/b\n' ;;
 hang) sleep 30 ;;
 flood) yes xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx ;;
 noisy) echo "looked up $1" >&2; echo "server:/n" ;;
+"*") echo "server:/wildcard" ;;
 *) exit 1 ;;
 esac
 P
@@ -75,6 +76,8 @@ chmod 000 "$T/auto.unreadable"
 if [ "$(id -u)" != 0 ]; then
 	expect unreadable-map 4 "cannot read map" $AUTOFS test auto.unreadable x
 fi
+mkdir -p "$T/auto.isdir"
+expect unreadable-map-is-unavailable 4 "cannot read map" $AUTOFS test auto.isdir x
 expect bad-map-type 2 "unknown map type" $AUTOFS test sss:auto.home alice
 
 # configuration
@@ -97,6 +100,14 @@ expect dump-entry 0 "location host=server weight=0 path=/export/home/alice" $AUT
 expect dump-program 0 "cannot list its keys" $AUTOFS dump
 printf '/bad\tauto.bad\n' > "$T/auto.badmaster"
 expect dump-malformed 5 "malformed: unterminated quote" $AUTOFS dump auto.badmaster
+mkdir -p "$T/master.d"
+printf '/fromdir\tauto.home\n' > "$T/master.d/10-site.autofs"
+printf '/ignored\tauto.home\n' > "$T/master.d/README"
+printf '+dir:%s/master.d\n/home\tauto.home\n' "$T" > "$T/auto.master.withdir"
+out=$($AUTOFS dump auto.master.withdir 2>&1)
+case $out in *"master map auto.master.withdir: 2 entries"*"/fromdir auto.home"*) pass master-include-dir ;;
+*) fail master-include-dir "$out" ;; esac
+case $out in *ignored*) fail master-include-dir-only-autofs "$out" ;; *) pass master-include-dir-only-autofs ;; esac
 expect usage 2 "usage: autofs" $AUTOFS frobnicate
 
 # SIGTERM ends the agent at once, even while it waits for a hung program map

@@ -3,7 +3,8 @@
 TESTS += test/integration/agent_maps.sh test/integration/agent_lookup.sh \
 	test/integration/agent_triggers.sh
 EXTRA_DIST += test/integration/lib.sh test/integration/agent_maps.sh \
-	test/integration/agent_lookup.sh test/integration/agent_triggers.sh
+	test/integration/agent_lookup.sh test/integration/agent_triggers.sh \
+	test/integration/perf_agent.sh
 
 # Map backends against real servers started by the tests (maps_lib.sh).
 
