@@ -222,8 +222,12 @@ static char *search_base(struct am_map *map)
 
 	if (b)
 		return strdup(b);
-	if (!ldap_get_option(NULL, LDAP_OPT_DEFBASE, &def) && def && *def)
+	if (!ldap_get_option(NULL, LDAP_OPT_DEFBASE, &def) && def && *def) {
+		b = def;
+		def = strdup(b);
+		ldap_memfree((char *)b);
 		return def;
+	}
 	ldap_memfree(def);
 	def = NULL;
 	if (map_search(map, "", LDAP_SCOPE_BASE, "(objectClass=*)", attrs, 0, &res))
@@ -287,8 +291,8 @@ static int map_find_by_name(struct am_map *map)
 			if (ret)
 				map->m_schema_known = false;
 		}
-	if (ret == -ENOENT)
-		ldap_log(map->m_host, LOG_ERR, "%s: no map \"%s\" under %s",
+	if (ret == -ENOENT)	/* usual while the agent walks its sources */
+		ldap_log(map->m_host, LOG_NOTICE, "%s: no map \"%s\" under %s",
 			 map->m_conn.lc_uri, map->m_name, base);
 	free(base);
 	return ret;
@@ -529,10 +533,12 @@ static int ldap_map_lookup(struct am_map *map, const char *key, char **entry)
 	if (!filter)
 		return -ENOMEM;
 	ret = map_connected(map);
-	if (!ret)
+	if (!ret) {
 		ret = lookup_once(map, filter, key, entry);
-	if (ret == -EAGAIN && map_connected(map) == 0)
-		ret = lookup_once(map, filter, key, entry);
+		/* the server went away since the last call: the list once more */
+		if (ret == -EAGAIN && map_connected(map) == 0)
+			ret = lookup_once(map, filter, key, entry);
+	}
 	free(filter);
 	return ret;
 }

@@ -11,9 +11,12 @@ maps_map_program_la_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
 maps_map_program_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS)
 
 # Directory services: only am_map_module is exported, so the libraries
-# they pull in never clash with the agent's symbols.
+# they pull in never clash with the agent's symbols.  They stay mapped
+# after dlclose (-z nodelete): libldap, libsasl2, GnuTLS and libtirpc keep
+# thread keys, atexit handlers and global contexts that must not vanish
+# under the process.
 module_LTLIBRARIES += maps/map_ldap.la maps/map_nis.la
-MAP_EXPORT = -export-symbols-regex '^am_map_module$$'
+MAP_EXPORT = -export-symbols-regex '^am_map_module$$' -Wl,-z,nodelete
 
 maps_map_ldap_la_SOURCES = maps/ldap.c maps/ldap_conn.c maps/ldap_auth.c \
 	maps/ldap_text.c maps/ldap_priv.h

@@ -1,10 +1,10 @@
 #!/bin/bash
 # Binding and TLS as the auth file (autofs_ldap_auth.conf shape) says, and
 # the auth files that must be refused.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/maps_lib.sh"
 . "$(dirname "$0")/ldap_lib.sh"
 
-slapd_start
+LDAP_BIG=no slapd_start
 SECURE="automountMapName=auto.secure,ou=bis,$SUFFIX"
 TLSMAP="automountMapName=auto.tls,ou=bis,$SUFFIX"
 AUTH=$TMP/auth.xml
@@ -71,6 +71,15 @@ probe ldap "$TLSMAP" lookup dave
 t_eq "tlsrequired and a server the CA did not sign: exit 4" "4" "$RC"
 t_grep "... saying StartTLS failed" "StartTLS failed" "$TMP/err"
 
+ldap_agent_conf "uri=$LDAPS_URI"
+export LDAPTLS_CACERT=$SLAPD_DIR/tls/ca.crt
+probe ldap "$TLSMAP" lookup dave
+t_eq "ldaps:// with the test CA, no auth file" "0 -rw server:/export/tls/dave" "$RC $(cat "$TMP/out")"
+export LDAPTLS_CACERT=$SLAPD_DIR/tls/other.crt
+probe ldap "$TLSMAP" lookup dave
+t_eq "ldaps:// to a server the CA did not sign: exit 4" "4" "$RC"
+
+ldap_agent_conf "auth_conf=$AUTH"
 auth_file 600 'usetls="yes"' 'tlsrequired="no"'
 probe ldap "$TLSMAP" lookup dave
 t_eq "TLS optional and failing: goes on in the clear" "3" "$RC"

@@ -1,12 +1,16 @@
 # test/integration/ldap_lib.sh -- a throwaway slapd for the LDAP tests.
 #
 # slapd_start writes a slapd.conf into $TMP/slapd, loads both schemas'
-# maps with slapadd and starts slapd on a free loopback port and on an
-# ldapi socket.  It sets LDAP_PORT, LDAP_URI, LDAPI_URI, SUFFIX.  The
-# server is stopped by the test's EXIT trap.
+# maps with slapadd (or what the function named by $LDAP_DATA prints) and
+# starts slapd on a free loopback port and on an ldapi socket; LDAP_TLS=no
+# leaves out the test CA and TLS (and the ldaps:// listener on a second
+# port), LDAP_BIG=no the 10,000-key map.  It sets LDAP_PORT, LDAP_URI,
+# LDAPI_URI, LDAPS_URI, SUFFIX.  The server is stopped by the test's EXIT
+# trap.
 #
 # Data (see ldap_data):
-#   ou=bis,SUFFIX   rfc2307bis: automountMap auto.home, auto.big (10,000
+#   ou=bis,SUFFIX   rfc2307bis: automountMap auto.master (/home by name,
+#                   /big by DN), auto.home, auto.big (10,000
 #                   keys), auto.secure (readable only after a bind) and
 #                   auto.tls (readable only over TLS)
 #   ou=nis,SUFFIX   rfc2307: nisMap auto.home
@@ -58,9 +62,11 @@ ldap_data() {
 	printf 'dn: %s\nobjectClass: person\ncn: reader\nsn: reader\nuserPassword: %s\n\n' "$READER_DN" "$READER_PW"
 	printf 'dn: ou=bis,%s\nobjectClass: organizationalUnit\nou: bis\n\n' "$SUFFIX"
 	printf 'dn: ou=nis,%s\nobjectClass: organizationalUnit\nou: nis\n\n' "$SUFFIX"
-	for m in auto.home auto.big auto.secure auto.tls; do
+	for m in auto.master auto.home auto.big auto.secure auto.tls; do
 		printf 'dn: automountMapName=%s,%s\nobjectClass: automountMap\nautomountMapName: %s\n\n' "$m" "$bis" "$m"
 	done
+	bis_entry "automountMapName=auto.master,$bis" '/home' /home "auto.home --timeout=60"
+	bis_entry "automountMapName=auto.master,$bis" '/big' /big "ldap:automountMapName=auto.big,$bis"
 	m="automountMapName=auto.home,$bis"
 	bis_entry "$m" alice alice "-rw server:/export/home/alice"
 	bis_entry "$m" bob bob "-rw,nosuid server:/export/home/bob"
@@ -70,7 +76,7 @@ ldap_data() {
 	bis_entry "$m" odd odd "$ODD_VALUE"
 	bis_entry "automountMapName=auto.secure,$bis" carol carol "-rw server:/export/secure/carol"
 	bis_entry "automountMapName=auto.tls,$bis" dave dave "-rw server:/export/tls/dave"
-	seq 1 10000 | awk -v m="automountMapName=auto.big,$bis" '{
+	[ "${LDAP_BIG:-yes}" = yes ] && seq 1 10000 | awk -v m="automountMapName=auto.big,$bis" '{
 		printf "dn: automountKey=key%05d,%s\nobjectClass: automount\nautomountKey: key%05d\nautomountInformation: -rw server:/export/big/%05d\n\n", $1, m, $1, $1 }'
 	printf 'dn: nisMapName=auto.home,%s\nobjectClass: nisMap\nnisMapName: auto.home\n\n' "$nis"
 	m="nisMapName=auto.home,$nis"
@@ -98,6 +104,13 @@ ldap_tls_certs() {
 		-CAcreateserial -days 2 -extfile "$d/ext" -out "$d/server.crt" 2>/dev/null
 }
 
+ldap_conf_tls() {
+	[ "${LDAP_TLS:-yes}" = yes ] || return 0
+	echo "TLSCACertificateFile $SLAPD_DIR/tls/ca.crt"
+	echo "TLSCertificateFile $SLAPD_DIR/tls/server.crt"
+	echo "TLSCertificateKeyFile $SLAPD_DIR/tls/server.key"
+}
+
 ldap_conf() {
 	cat <<CONF
 include /etc/ldap/schema/core.schema
@@ -108,9 +121,7 @@ pidfile $SLAPD_DIR/slapd.pid
 argsfile $SLAPD_DIR/slapd.args
 modulepath /usr/lib/ldap
 moduleload back_mdb
-TLSCACertificateFile $SLAPD_DIR/tls/ca.crt
-TLSCertificateFile $SLAPD_DIR/tls/server.crt
-TLSCertificateKeyFile $SLAPD_DIR/tls/server.key
+$(ldap_conf_tls)
 # a site's usual cap on one answer: big maps must be read in pages
 sizelimit size.soft=500 size.hard=500 size.prtotal=unlimited
 database mdb
@@ -139,15 +150,17 @@ urlencode() { python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys
 slapd_start() {
 	mkdir -p "$SLAPD_DIR/db"
 	ldap_schema > "$SLAPD_DIR/automount.schema"
-	ldap_tls_certs
+	[ "${LDAP_TLS:-yes}" = yes ] && ldap_tls_certs
 	ldap_conf > "$SLAPD_DIR/slapd.conf"
-	ldap_data > "$SLAPD_DIR/data.ldif"
+	"${LDAP_DATA:-ldap_data}" > "$SLAPD_DIR/data.ldif"
 	slapadd -q -f "$SLAPD_DIR/slapd.conf" -l "$SLAPD_DIR/data.ldif" ||
 		{ echo "slapadd failed" >&2; exit 1; }
 	LDAP_PORT=$(free_port)
 	LDAP_URI="ldap://127.0.0.1:$LDAP_PORT"
 	LDAPI_URI="ldapi://$(urlencode "$SLAPD_DIR/ldapi")"
-	/usr/sbin/slapd -f "$SLAPD_DIR/slapd.conf" -h "$LDAP_URI/ $LDAPI_URI/" ||
+	LDAPS_URI=
+	[ "${LDAP_TLS:-yes}" = yes ] && LDAPS_URI="ldaps://127.0.0.1:$(free_port)"
+	/usr/sbin/slapd -f "$SLAPD_DIR/slapd.conf" -h "$LDAP_URI/ $LDAPI_URI/${LDAPS_URI:+ $LDAPS_URI/}" ||
 		{ echo "slapd did not start" >&2; exit 1; }
 	at_exit slapd_stop
 	local i
@@ -168,10 +181,16 @@ slapd_stop() {
 }
 
 # ldap_agent_conf [KEY=VALUE...] -- write $TMP/agent.conf with an [ldap]
-# section and point AUTOFS_AGENT_CONF at it.
+# section and point AUTOFS_AGENT_CONF at it.  The agent reads maps from
+# $LDAP_SOURCES (default ldap) with file maps in $TMP/maps.
 ldap_agent_conf() {
 	local kv
+	mkdir -p "$TMP/maps"
 	{
+		echo "[general]"
+		echo "sources = ${LDAP_SOURCES:-ldap}"
+		echo "map_dir = $TMP/maps"
+		echo "log_stderr = yes"
 		echo "[ldap]"
 		echo "uri = $LDAP_URI"
 		echo "timeout = 5"

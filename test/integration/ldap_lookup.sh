@@ -1,7 +1,7 @@
 #!/bin/bash
 # Lookups and listings through map_ldap.so against a real slapd holding
 # the same map in both schemas.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/maps_lib.sh"
 . "$(dirname "$0")/ldap_lib.sh"
 
 slapd_start
@@ -49,6 +49,9 @@ probe ldap auto.home lookup alice
 t_eq "map found by name under search_base (rfc2307)" "-rw server:/export/home/alice" "$(cat "$TMP/out")"
 probe ldap auto.home lookup /
 t_eq "rfc2307: the stored / key is the wildcard" "-rw server:/export/home/&" "$(cat "$TMP/out")"
+ldap_agent_conf
+LDAPBASE= probe ldap auto.home lookup alice
+t_eq "no search_base: the server's naming context is searched" "-rw server:/export/home/alice" "$(cat "$TMP/out")"
 ldap_agent_conf "search_base=ou=bis,$SUFFIX"
 probe ldap auto.home lookup bob
 t_eq "map found by name under search_base (rfc2307bis)" "-rw,nosuid server:/export/home/bob" "$(cat "$TMP/out")"
@@ -81,5 +84,27 @@ probe ldap "automountMapName=auto.big,ou=bis,$SUFFIX" list
 t_eq "... every key once" "10000" "$(cut -f1 "$TMP/out" | sort -u | wc -l)"
 probe ldap "automountMapName=auto.big,ou=bis,$SUFFIX" lookup key09999
 t_eq "lookup in the 10,000-key map" "-rw server:/export/big/09999" "$(cat "$TMP/out")"
+
+# The same maps as a user sees them through the agent.
+ldap_agent_conf "search_base=ou=bis,$SUFFIX"
+agent test "ldap:$BIS" alice
+t_eq "autofs test ldap:DN alice" "0 entry -rw server:/export/home/alice" "$RC $(grep '^entry' "$TMP/out")"
+t_grep "... would mount it from the server" "from server:/export/home/alice" "$TMP/out"
+agent test "ldap:$NIS" zed
+t_eq "autofs test: rfc2307 wildcard (stored as /) answers any key" \
+	"0 from server:/export/home/zed" "$RC $(grep -o 'from .*' "$TMP/out")"
+agent test "ldap:automountMapName=auto.big,ou=bis,$SUFFIX" nokey
+t_eq "autofs test: a missing key exits 3" "3" "$RC"
+agent test "ldap://127.0.0.1:$LDAP_PORT/$BIS" bob
+t_eq "autofs test ldap://host:port/DN" "0 entry -rw,nosuid server:/export/home/bob" "$RC $(grep '^entry' "$TMP/out")"
+agent test auto.home bob
+t_eq "autofs test auto.home: found by name under search_base" "0 entry -rw,nosuid server:/export/home/bob" "$RC $(grep '^entry' "$TMP/out")"
+agent test auto.home 'a*)(uid=*'
+t_eq "autofs test: the injection key gets only the wildcard" "0 from server:/export/home/a*)(uid=*" "$RC $(grep -o 'from .*' "$TMP/out")"
+agent dump
+t_eq "autofs dump: the master map comes from LDAP" "0" "$RC"
+t_grep "... with /home from LDAP by name" "auto.home" "$TMP/out"
+t_grep "... and its entries" "server:/export/home/alice" "$TMP/out"
+t_grep "... and /big by DN, 10,000 keys" "key09999" "$TMP/out"
 
 t_done

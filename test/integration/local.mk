@@ -1,4 +1,12 @@
-# test/integration: map backends against real servers started by the tests.
+# test/integration: the built agent on real map files and program maps, and
+# lookups in a private mount namespace (unshare -m) of this host.
+TESTS += test/integration/agent_maps.sh test/integration/agent_lookup.sh \
+	test/integration/agent_triggers.sh
+EXTRA_DIST += test/integration/lib.sh test/integration/agent_maps.sh \
+	test/integration/agent_lookup.sh test/integration/agent_triggers.sh \
+	test/integration/perf_agent.sh
+
+# Map backends against real servers started by the tests (maps_lib.sh).
 
 check_PROGRAMS += test/integration/map-probe
 test_integration_map_probe_SOURCES = test/integration/map-probe.c
@@ -16,13 +24,13 @@ test_integration_ldap_text_fuzz_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/maps -
 test_integration_ldap_text_fuzz_CFLAGS = $(AM_CFLAGS) $(LDAP_CFLAGS)
 test_integration_ldap_text_fuzz_LDADD = $(LDAP_LIBS)
 
-INTEGRATION_TESTS = \
+MAPS_INTEGRATION_TESTS = \
 	test/integration/ldap_lookup.sh \
 	test/integration/ldap_auth.sh \
 	test/integration/ldap_failover.sh \
 	test/integration/nis_lookup.sh
 
-TESTS += test/integration/ldap-text-fuzz $(INTEGRATION_TESTS)
-EXTRA_DIST += $(INTEGRATION_TESTS) test/integration/lib.sh \
+TESTS += test/integration/ldap-text-fuzz $(MAPS_INTEGRATION_TESTS)
+EXTRA_DIST += $(MAPS_INTEGRATION_TESTS) test/integration/maps_lib.sh \
 	test/integration/ldap_lib.sh test/integration/nis_lib.sh \
-	test/integration/lsan.supp
+	test/integration/lsan.supp test/integration/bench.sh

@@ -4,12 +4,14 @@
 # and domainname, tmpfs over /run and /var/yp, so rpcbind, ypserv and
 # ypbind started there touch nothing on the host and die with the test.
 # nis_start builds the maps with makedbm from source text and starts the
-# three servers.
+# three servers.  NIS_PRIVATE=no (a throwaway guest) mounts nothing and
+# reuses a running rpcbind.
 #
 # Maps of domain $NIS_DOMAIN:
 #   auto_home   alice, bob, the * wildcard, a huge value, odd escapes
 #               (served under the underscore spelling only)
 #   auto.big    10,000 keys
+#   auto.master /home -> auto.home
 
 NIS_DOMAIN=autofsng.test
 HUGE_VALUE="-rw,$(printf 'opt%04d,' $(seq 1 120))sync server:/export/huge"
@@ -25,18 +27,24 @@ nis_home_source() {
 nis_start() {
 	need /usr/sbin/rpcbind /usr/sbin/ypserv /usr/sbin/ypbind /usr/lib/yp/makedbm ip
 	domainname "$NIS_DOMAIN"
-	mount -t tmpfs tmpfs /run
-	mount -t tmpfs tmpfs /var/yp
+	if [ "${NIS_PRIVATE:-yes}" = yes ]; then
+		mount -t tmpfs tmpfs /run
+		mount -t tmpfs tmpfs /var/yp
+	fi
 	mkdir -p "/var/yp/$NIS_DOMAIN" /var/yp/binding /run/rpcbind
 	nis_home_source > "$TMP/auto_home.src"
 	seq 1 10000 | awk '{ printf "key%05d -rw server:/export/big/%05d\n", $1, $1 }' > "$TMP/auto.big.src"
 	/usr/lib/yp/makedbm "$TMP/auto_home.src" "/var/yp/$NIS_DOMAIN/auto_home"
 	/usr/lib/yp/makedbm "$TMP/auto.big.src" "/var/yp/$NIS_DOMAIN/auto.big"
+	echo "/home auto.home --timeout=60" > "$TMP/auto.master.src"
+	/usr/lib/yp/makedbm "$TMP/auto.master.src" "/var/yp/$NIS_DOMAIN/auto.master"
 	printf 'domain %s server 127.0.0.1\n' "$NIS_DOMAIN" > "$TMP/yp.conf"
 
-	/usr/sbin/rpcbind -f -w & RPCBIND_PID=$!
-	at_exit "kill $RPCBIND_PID"
-	wait_for "rpcbind" rpcinfo -p 127.0.0.1
+	if ! rpcinfo -p 127.0.0.1 >/dev/null 2>&1; then
+		/usr/sbin/rpcbind -f -w & RPCBIND_PID=$!
+		at_exit "kill $RPCBIND_PID"
+		wait_for "rpcbind" rpcinfo -p 127.0.0.1
+	fi
 	/usr/sbin/ypserv -f & YPSERV_PID=$!
 	at_exit "kill -CONT $YPSERV_PID; kill $YPSERV_PID"
 	wait_for "ypserv" rpcinfo -u 127.0.0.1 ypserv
@@ -56,9 +64,16 @@ wait_for() {
 	exit 1
 }
 
+# nis_agent_conf [KEY=VALUE...] -- [nis] settings in $TMP/agent.conf; the
+# agent reads maps from $NIS_SOURCES (default nis), file maps in $TMP/maps.
 nis_agent_conf() {
 	local kv
+	mkdir -p "$TMP/maps"
 	{
+		echo "[general]"
+		echo "sources = ${NIS_SOURCES:-nis}"
+		echo "map_dir = $TMP/maps"
+		echo "log_stderr = yes"
 		echo "[nis]"
 		echo "timeout = 2"
 		for kv; do echo "${kv%%=*} = ${kv#*=}"; done

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Lookups and listings through map_nis.so against real rpcbind, ypserv
 # and ypbind in private namespaces, and the three ways NIS can fail.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/maps_lib.sh"
 enter_private_ns "$@"
 . "$(dirname "$0")/nis_lib.sh"
 
@@ -37,6 +37,27 @@ nis_agent_conf "domain=other.domain"
 probe nis auto.home lookup alice
 t_eq "an unbound domain exits 4 (try the next source)" "4" "$RC"
 t_grep "... logged as not bound" "domain other.domain is not bound" "$TMP/err"
+
+# The same maps as a user sees them through the agent.
+nis_agent_conf
+agent test auto.home alice
+t_eq "autofs test auto.home alice" "0 entry -rw server:/export/home/alice" "$RC $(grep '^entry' "$TMP/out")"
+t_grep "... from NIS" "^source nis:auto.home" "$TMP/out"
+agent test nis:auto.home zed
+t_eq "autofs test: the wildcard answers any key" "0 from server:/export/home/zed" "$RC $(grep -o 'from .*' "$TMP/out")"
+agent test nis:auto.big nokey
+t_eq "autofs test: a missing key exits 3" "3" "$RC"
+agent dump
+t_eq "autofs dump: the master map comes from NIS" "0" "$RC"
+t_grep "... with /home" "^/home auto.home" "$TMP/out"
+t_grep "... and its entries" "server:/export/home/alice" "$TMP/out"
+echo "alice -rw fileserver:/home/alice" > "$TMP/maps/auto.home"
+NIS_SOURCES="nis files" nis_agent_conf
+kill -STOP "$YPSERV_PID"
+agent test auto.home alice
+kill -CONT "$YPSERV_PID"
+t_eq "NIS silent: the next source (files) answers" "0 entry -rw fileserver:/home/alice" "$RC $(grep '^entry' "$TMP/out")"
+t_grep "... after NIS said why it was skipped" "did not answer within" "$TMP/err"
 
 nis_agent_conf
 kill -STOP "$YPSERV_PID"

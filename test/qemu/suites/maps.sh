@@ -1,0 +1,58 @@
+# maps: /home backed by an LDAP map and /nishome by a NIS map, mounted
+# under the kernel's call: the trigger asks the agent, the agent asks
+# slapd or ypserv, the home comes over NFS from the in-guest knfsd.
+. "$TOP/test/integration/maps_lib.sh"
+. "$TOP/test/integration/ldap_lib.sh"
+. "$TOP/test/integration/nis_lib.sh"
+. "$TOP/test/qemu/lib.sh"	# last: its t_* report to the harness
+
+nfs_server_start /export/homes
+for u in alice bob; do
+	mkdir -p "$NFS_ROOT/export/homes/$u"
+	echo "home of $u" > "$NFS_ROOT/export/homes/$u/hello"
+done
+HOME_ENTRY="-fstype=nfs,vers=4.2 127.0.0.1:/export/homes/&"
+
+guest_ldap_data() {
+	local bis="ou=bis,$SUFFIX" m="automountMapName=auto.home,ou=bis,$SUFFIX"
+	printf 'dn: %s\nobjectClass: dcObject\nobjectClass: organization\no: example\ndc: example\n\n' "$SUFFIX"
+	printf 'dn: %s\nobjectClass: organizationalUnit\nou: bis\n\n' "$bis"
+	printf 'dn: %s\nobjectClass: automountMap\nautomountMapName: auto.home\n\n' "$m"
+	bis_entry "$m" alice alice "-fstype=nfs,vers=4.2 127.0.0.1:/export/homes/alice"
+	bis_entry "$m" '*' '*' "$HOME_ENTRY"
+}
+LDAP_TLS=no LDAP_DATA=guest_ldap_data slapd_start
+
+nis_home_source() { printf '%s %s\n' '*' "$HOME_ENTRY"; }
+NIS_PRIVATE=no nis_start
+
+# the kernel runs the agent with no environment of ours: real /etc files
+cat > /etc/autofs-agent.conf <<CONF
+[general]
+sources = files
+[ldap]
+uri = $LDAP_URI
+timeout = 10
+[nis]
+domain = $NIS_DOMAIN
+timeout = 10
+CONF
+cat > /etc/auto.master <<MASTER
+/home ldap:automountMapName=auto.home,ou=bis,$SUFFIX
+/nishome nis:auto.home
+MASTER
+mkdir -p /nishome
+unset AUTOFS_AGENT_CONF AUTOFS_AGENT_MODULE_DIR
+
+t_ok start autofs start
+at_exit "autofs stop"
+t_eq ldap-home-explicit-key "home of alice" "$(cat /home/alice/hello 2>&1)"
+t_eq ldap-home-is-nfs nfs4 "$(findmnt -no FSTYPE /home/alice)"
+t_eq ldap-home-wildcard "home of bob" "$(cat /home/bob/hello 2>&1)"
+t_eq nis-home-wildcard "home of alice" "$(cat /nishome/alice/hello 2>&1)"
+t_eq nis-home-is-nfs nfs4 "$(findmnt -no FSTYPE /nishome/alice)"
+if ls /home/nobody >/dev/null 2>&1; then
+	t_fail ldap-home-without-export "/home/nobody exists"
+else
+	t_pass ldap-home-without-export
+fi
