@@ -129,7 +129,9 @@ static int plan_build(struct am_ctx *ctx, const struct am_request *rq,
 	struct am_trigger tg = {
 		.tg_map = rq->rq_map, .tg_direct = true, .tg_key = rq->rq_key,
 		.tg_opt = rq->rq_options,
-		.tg_negative_timeout = ctx->ac_conf.cf_negative_timeout,
+		.tg_negative_timeout = rs->rs_mo.mo_negative_timeout >= 0 ?
+			(unsigned int)rs->rs_mo.mo_negative_timeout :
+			ctx->ac_conf.cf_negative_timeout,
 		.tg_cache_ttl = ctx->ac_conf.cf_cache_ttl,
 	};
 	size_t i;
@@ -146,7 +148,6 @@ static int plan_build(struct am_ctx *ctx, const struct am_request *rq,
 	}
 	if (lp->lp_fd < 0)
 		return lp->lp_fd == -ENOMEM ? AM_EXIT_INTERNAL : AM_EXIT_MOUNT;
-	(void)rs;
 	for (i = 0; i < lp->lp_nkids; i++) {
 		tg.tg_offset = lp->lp_kids[i]->mn_offset;
 		lp->lp_kidfd[i] = am_trigger_build(&tg);
