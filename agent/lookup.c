@@ -224,13 +224,14 @@ static void lookup_report(const struct am_request *rq, const struct am_resolved 
 {
 	const struct am_mnt *m = lp ? lp->lp_mnt : NULL;
 
+	const char *host = m && m->mn_nlocs ? m->mn_locs[0].al_host : NULL;
+
 	am_log(ret ? LOG_ERR : LOG_NOTICE,
-	       "lookup map=%s key=%s offset=%s source=%s mounted=%s%s%s%s result=%d ms=%lld",
+	       "lookup map=%s key=%s offset=%s source=%s mounted=%s%s%s%s%s result=%d ms=%lld",
 	       rq->rq_map, rq->rq_key, rq->rq_offset,
 	       rs && rs->rs_source ? rs->rs_source : "-",
 	       m && m->mn_nlocs ? m->mn_fstype : (lp ? "tmpfs" : "-"),
-	       m && m->mn_nlocs ? ":" : "",
-	       m && m->mn_nlocs && m->mn_locs[0].al_host ? m->mn_locs[0].al_host : "",
+	       m && m->mn_nlocs ? ":" : "", host ? host : "", host ? ":" : "",
 	       m && m->mn_nlocs ? m->mn_locs[0].al_path : "",
 	       ret, am_now_ms() - t0);
 }
@@ -392,7 +393,7 @@ int am_cmd_list(struct am_ctx *ctx)
 
 /* ---- test ------------------------------------------------------------ */
 
-static void test_print_mnt(const struct am_resolved *rs, const struct am_mnt *m)
+static void test_print_mnt(const struct am_mnt *m)
 {
 	size_t i;
 
@@ -409,7 +410,6 @@ static void test_print_mnt(const struct am_resolved *rs, const struct am_mnt *m)
 	}
 	if (!m->mn_nlocs)
 		printf("  nothing mounted here\n");
-	(void)rs;
 }
 
 int am_cmd_test(struct am_ctx *ctx, const char *map, const char *key, const char *options)
@@ -436,7 +436,7 @@ int am_cmd_test(struct am_ctx *ctx, const char *map, const char *key, const char
 	printf("expire after %u s%s\n", rs.rs_timeout,
 	       rs.rs_entry.en_multi ? ", the whole tree at once" : "");
 	for (i = 0; i < rs.rs_entry.en_nmnts; i++) {
-		test_print_mnt(&rs, &rs.rs_entry.en_mnts[i]);
+		test_print_mnt(&rs.rs_entry.en_mnts[i]);
 		if (strcmp(rs.rs_entry.en_mnts[i].mn_offset, "/"))
 			printf("  lazily, through a direct autofsng trigger at %s%s\n", key,
 			       rs.rs_entry.en_mnts[i].mn_offset);
