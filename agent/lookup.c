@@ -226,7 +226,8 @@ static void lookup_report(const struct am_request *rq, const struct am_resolved 
 
 	const char *host = m && m->mn_nlocs ? m->mn_locs[0].al_host : NULL;
 
-	am_log(ret ? LOG_ERR : LOG_NOTICE,
+	/* a name nobody has is routine (ls, shells probing): not an error */
+	am_log(ret && ret != AM_EXIT_NOKEY ? LOG_ERR : LOG_NOTICE,
 	       "lookup map=%s key=%s offset=%s source=%s mounted=%s%s%s%s%s result=%d ms=%lld",
 	       rq->rq_map, rq->rq_key, rq->rq_offset,
 	       rs && rs->rs_source ? rs->rs_source : "-",
