@@ -191,7 +191,8 @@ int am_mount_attach(int fd, int dirfd)
  */
 static int mountfd_open(int dirfd)
 {
-	long fd = syscall(__NR_mountfd, dirfd, MOUNTFD_CLOEXEC);
+	/* unused argument registers zeroed: cachestat reads two pointers there */
+	long fd = syscall(__NR_mountfd, dirfd, MOUNTFD_CLOEXEC, 0, 0, 0, 0);
 	char link[64], target[64];
 	ssize_t n;
 
