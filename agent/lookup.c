@@ -262,6 +262,9 @@ int am_cmd_lookup(struct am_ctx *ctx)
 	}
 	if (!ret)
 		ret = plan_build(ctx, &rq, &rs, &lp);
+	/* everything that looks at files happens before setns */
+	if (!ret)
+		am_mountfd_present();
 	if (!ret && nsfd >= 0 && setns(nsfd, CLONE_NEWNS)) {
 		am_log(LOG_ERR, "map %s: key %s: joining the requester's mount namespace: %s",
 		       rq.rq_map, rq.rq_key, strerror(errno));

@@ -210,7 +210,7 @@ static bool mountfd_is(long fd)
  * nothing (ENOSYS) or, since 6.5, cachestat: ask once about "/" and look
  * at what came back.
  */
-static bool mountfd_present(void)
+bool am_mountfd_present(void)
 {
 	static int present = -1;
 	long fd;
@@ -235,7 +235,7 @@ static int mountfd_open(int dirfd)
 {
 	long fd;
 
-	if (!mountfd_present())
+	if (!am_mountfd_present())
 		return -ENOSYS;
 	fd = mountfd_call(dirfd);
 	return fd < 0 ? -errno : (int)fd;
