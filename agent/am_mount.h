@@ -44,6 +44,11 @@ int am_mount_attach(int fd, int dirfd);
  * without mountfd gets one warning.  Returns: 0, -ENOSYS, -errno.
  */
 int am_expiry_set(struct am_ctx *ctx, int fd, unsigned int policy, unsigned int timeout);
+/*
+ * Returns: true when the kernel has mountfd(2).  Asked once, through
+ * /proc/self: a lookup asks before it joins the requester's namespace.
+ */
+bool am_mountfd_present(void);
 /* Returns: 0 and *ME for the mount DIRFD lies on, -ENOSYS, -errno. */
 int am_expiry_get(int dirfd, struct mountfd_expire *me);
 

@@ -129,7 +129,9 @@ static int plan_build(struct am_ctx *ctx, const struct am_request *rq,
 	struct am_trigger tg = {
 		.tg_map = rq->rq_map, .tg_direct = true, .tg_key = rq->rq_key,
 		.tg_opt = rq->rq_options,
-		.tg_negative_timeout = ctx->ac_conf.cf_negative_timeout,
+		.tg_negative_timeout = rs->rs_mo.mo_negative_timeout >= 0 ?
+			(unsigned int)rs->rs_mo.mo_negative_timeout :
+			ctx->ac_conf.cf_negative_timeout,
 		.tg_cache_ttl = ctx->ac_conf.cf_cache_ttl,
 	};
 	size_t i;
@@ -146,7 +148,6 @@ static int plan_build(struct am_ctx *ctx, const struct am_request *rq,
 	}
 	if (lp->lp_fd < 0)
 		return lp->lp_fd == -ENOMEM ? AM_EXIT_INTERNAL : AM_EXIT_MOUNT;
-	(void)rs;
 	for (i = 0; i < lp->lp_nkids; i++) {
 		tg.tg_offset = lp->lp_kids[i]->mn_offset;
 		lp->lp_kidfd[i] = am_trigger_build(&tg);
@@ -223,13 +224,15 @@ static void lookup_report(const struct am_request *rq, const struct am_resolved 
 {
 	const struct am_mnt *m = lp ? lp->lp_mnt : NULL;
 
-	am_log(ret ? LOG_ERR : LOG_NOTICE,
-	       "lookup map=%s key=%s offset=%s source=%s mounted=%s%s%s%s result=%d ms=%lld",
+	const char *host = m && m->mn_nlocs ? m->mn_locs[0].al_host : NULL;
+
+	/* a name nobody has is routine (ls, shells probing): not an error */
+	am_log(ret && ret != AM_EXIT_NOKEY ? LOG_ERR : LOG_NOTICE,
+	       "lookup map=%s key=%s offset=%s source=%s mounted=%s%s%s%s%s result=%d ms=%lld",
 	       rq->rq_map, rq->rq_key, rq->rq_offset,
 	       rs && rs->rs_source ? rs->rs_source : "-",
 	       m && m->mn_nlocs ? m->mn_fstype : (lp ? "tmpfs" : "-"),
-	       m && m->mn_nlocs ? ":" : "",
-	       m && m->mn_nlocs && m->mn_locs[0].al_host ? m->mn_locs[0].al_host : "",
+	       m && m->mn_nlocs ? ":" : "", host ? host : "", host ? ":" : "",
 	       m && m->mn_nlocs ? m->mn_locs[0].al_path : "",
 	       ret, am_now_ms() - t0);
 }
@@ -259,6 +262,9 @@ int am_cmd_lookup(struct am_ctx *ctx)
 	}
 	if (!ret)
 		ret = plan_build(ctx, &rq, &rs, &lp);
+	/* everything that looks at files happens before setns */
+	if (!ret)
+		am_mountfd_present();
 	if (!ret && nsfd >= 0 && setns(nsfd, CLONE_NEWNS)) {
 		am_log(LOG_ERR, "map %s: key %s: joining the requester's mount namespace: %s",
 		       rq.rq_map, rq.rq_key, strerror(errno));
@@ -391,7 +397,7 @@ int am_cmd_list(struct am_ctx *ctx)
 
 /* ---- test ------------------------------------------------------------ */
 
-static void test_print_mnt(const struct am_resolved *rs, const struct am_mnt *m)
+static void test_print_mnt(const struct am_mnt *m)
 {
 	size_t i;
 
@@ -408,7 +414,6 @@ static void test_print_mnt(const struct am_resolved *rs, const struct am_mnt *m)
 	}
 	if (!m->mn_nlocs)
 		printf("  nothing mounted here\n");
-	(void)rs;
 }
 
 int am_cmd_test(struct am_ctx *ctx, const char *map, const char *key, const char *options)
@@ -435,7 +440,7 @@ int am_cmd_test(struct am_ctx *ctx, const char *map, const char *key, const char
 	printf("expire after %u s%s\n", rs.rs_timeout,
 	       rs.rs_entry.en_multi ? ", the whole tree at once" : "");
 	for (i = 0; i < rs.rs_entry.en_nmnts; i++) {
-		test_print_mnt(&rs, &rs.rs_entry.en_mnts[i]);
+		test_print_mnt(&rs.rs_entry.en_mnts[i]);
 		if (strcmp(rs.rs_entry.en_mnts[i].mn_offset, "/"))
 			printf("  lazily, through a direct autofsng trigger at %s%s\n", key,
 			       rs.rs_entry.en_mnts[i].mn_offset);

@@ -185,31 +185,60 @@ int am_mount_attach(int fd, int dirfd)
 	return 0;
 }
 
-/*
- * mountfd(2).  Syscall 451 is another call on kernels without the series
- * (cachestat since 6.5): an answer that is not a new fd means "no mountfd".
- */
-static int mountfd_open(int dirfd)
+/* One call of syscall 451; the unused argument registers are zeroed. */
+static long mountfd_call(int dirfd)
 {
-	long fd = syscall(__NR_mountfd, dirfd, MOUNTFD_CLOEXEC);
+	return syscall(__NR_mountfd, dirfd, MOUNTFD_CLOEXEC, 0, 0, 0, 0);
+}
+
+/* Returns: true when FD is a mountfd ("anon_inode:[mountfd]"). */
+static bool mountfd_is(long fd)
+{
 	char link[64], target[64];
 	ssize_t n;
 
-	if (fd < 0)
-		return errno == ENOSYS || errno == EFAULT || errno == EINVAL ? -ENOSYS : -errno;
 	snprintf(link, sizeof(link), "/proc/self/fd/%ld", fd);
 	n = readlink(link, target, sizeof(target) - 1);
-	if (n <= 0 || fd == dirfd) {
-		if (fd != dirfd && fd > 2)
-			close((int)fd);
-		return -ENOSYS;
-	}
+	if (n <= 0)
+		return false;
 	target[n] = '\0';
-	if (!strstr(target, "mountfd")) {
+	return strstr(target, "[mountfd]") != NULL;
+}
+
+/*
+ * Is syscall 451 mountfd here?  On kernels without the series it is
+ * nothing (ENOSYS) or, since 6.5, cachestat: ask once about "/" and look
+ * at what came back.
+ */
+bool am_mountfd_present(void)
+{
+	static int present = -1;
+	long fd;
+	int root;
+
+	if (present >= 0)
+		return present;
+	present = 0;
+	root = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return false;
+	fd = mountfd_call(root);
+	if (fd > STDERR_FILENO && fd != root) {
+		present = mountfd_is(fd);
 		close((int)fd);
-		return -ENOSYS;
 	}
-	return (int)fd;
+	close(root);
+	return present;
+}
+
+static int mountfd_open(int dirfd)
+{
+	long fd;
+
+	if (!am_mountfd_present())
+		return -ENOSYS;
+	fd = mountfd_call(dirfd);
+	return fd < 0 ? -errno : (int)fd;
 }
 
 int am_expiry_set(struct am_ctx *ctx, int fd, unsigned int policy, unsigned int timeout)

@@ -108,6 +108,9 @@ out=$($AUTOFS dump auto.master.withdir 2>&1)
 case $out in *"master map auto.master.withdir: 2 entries"*"/fromdir auto.home"*) pass master-include-dir ;;
 *) fail master-include-dir "$out" ;; esac
 case $out in *ignored*) fail master-include-dir-only-autofs "$out" ;; *) pass master-include-dir-only-autofs ;; esac
+$AUTOFS test auto.prog noisy <&- >&- 2>&-
+rc=$?
+[ $rc = 0 ] && pass closed-stdio || fail closed-stdio "exit $rc with stdin, stdout and stderr closed"
 expect usage 2 "usage: autofs" $AUTOFS frobnicate
 
 # SIGTERM ends the agent at once, even while it waits for a hung program map
