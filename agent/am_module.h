@@ -44,7 +44,24 @@ struct am_host {
 	/* syslog priority (LOG_ERR...), printf format; one line, no newline. */
 	void (*ah_log)(void *ctx, int prio, const char *fmt, ...)
 		__attribute__((format(printf, 3, 4)));
+	/*
+	 * Added after ABI 1 was published; check ah_size before use.  "+map"
+	 * include lines: look KEY up in MAP through the agent's own source
+	 * order (with include-loop protection), or call FN for each of MAP's
+	 * entries.  Returns: as struct am_map_ops' lookup / enumerate.
+	 */
+	int (*ah_include_lookup)(void *ctx, const char *map, const char *key,
+				 char **entry);
+	int (*ah_include_enumerate)(void *ctx, const char *map,
+				    int (*fn)(const char *key, const char *entry,
+					      void *arg),
+				    void *arg);
 };
+
+/* Returns: true when HOST (a const struct am_host *) provides FIELD. */
+#define AM_HOST_HAS(host, field) \
+	((host)->ah_size >= offsetof(struct am_host, field) + sizeof((host)->field) && \
+	 (host)->field)
 
 /* ---- map backends ---------------------------------------------------- */
 

@@ -1,1 +1,26 @@
-# agent: rules are added with the code that lives here.
+# agent: /sbin/autofs.  The core is also a static library so that the unit
+# tests and the fuzz targets link exactly the code the agent runs.
+noinst_LIBRARIES = agent/libamcore.a
+agent_libamcore_a_SOURCES = \
+	agent/am_agent.h agent/am_conf.h agent/am_lookup.h agent/am_maptext.h \
+	agent/am_master.h agent/am_module.h agent/am_mount.h agent/am_mountinfo.h \
+	agent/am_sun.h agent/am_util.h \
+	agent/conf.c agent/expand.c agent/lookup.c agent/maptext.c agent/master.c \
+	agent/masterread.c agent/module.c agent/mount.c agent/mountinfo.c \
+	agent/resolve.c agent/source.c agent/sun_parse.c agent/trigger.c \
+	agent/util.c
+agent_libamcore_a_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
+
+sbin_PROGRAMS += agent/autofs
+agent_autofs_SOURCES = agent/main.c
+agent_autofs_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
+agent_autofs_LDADD = agent/libamcore.a $(LIBS)
+# the modules resolve nothing from the agent; -rdynamic is not needed
+if SANITIZERS
+# ASan's XDR interceptor crashes when libtirpc arrives later through dlopen
+agent_autofs_LDFLAGS = $(AM_LDFLAGS) -Wl,--no-as-needed,-ltirpc,--as-needed
+endif
+
+dist_sysconf_DATA = agent/autofs-agent.conf
+systemdunitdir = $(prefix)/lib/systemd/system
+dist_systemdunit_DATA = agent/autofs-agent.service

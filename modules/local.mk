@@ -1,4 +1,13 @@
-# modules: mount modules, each a dlopen'd mount_<name>.so (agent/am_module.h).
+# modules: mount modules, each mount_<name>.so in $(moduledir).
+module_LTLIBRARIES += modules/mount_bind.la modules/mount_generic.la
+
+modules_mount_bind_la_SOURCES = modules/bind.c modules/mntattr.c modules/am_mntattr.h
+modules_mount_bind_la_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
+modules_mount_bind_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS)
+
+modules_mount_generic_la_SOURCES = modules/generic.c modules/mntattr.c modules/am_mntattr.h
+modules_mount_generic_la_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
+modules_mount_generic_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS)
 
 # NFS: new mount API, version negotiation, replica ranking by RPC NULL ping.
 module_LTLIBRARIES += modules/mount_nfs.la
@@ -9,7 +18,7 @@ modules_mount_nfs_la_SOURCES = modules/nfs.c \
 	modules/nfs_ping.c modules/nfs_ping.h
 modules_mount_nfs_la_CFLAGS = $(AM_CFLAGS) $(TIRPC_CFLAGS) -pthread
 modules_mount_nfs_la_LIBADD = $(TIRPC_LIBS)
-modules_mount_nfs_la_LDFLAGS = $(AM_LDFLAGS) -pthread -module -avoid-version -shared
+modules_mount_nfs_la_LDFLAGS = $(AM_LDFLAGS) -pthread $(MODULE_FLAGS)
 
 # try-module: a test driver that loads one mount module, mounts what argv
 # describes and attaches it on a directory; used by the QEMU nfs suite.

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The agent's context for one run, the module loader and the chain of map
+ * sources a map name resolves to.
+ */
+#ifndef AM_AGENT_H
+#define AM_AGENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "am_conf.h"
+#include "am_master.h"
+#include "am_module.h"
+#include "am_sun.h"
+
+#define AM_INCLUDE_DEPTH	16
+
+struct am_loaded;
+
+struct am_ctx {
+	struct am_conf ac_conf;
+	struct am_host ac_host;
+	const char *ac_modpath;		/* colon-separated module directories */
+	struct am_loaded *ac_loaded;	/* modules dlopen'd so far */
+	const char *ac_incl[AM_INCLUDE_DEPTH];	/* sources being read, outermost first */
+	size_t ac_nincl;
+	bool ac_expiry_warned;
+};
+
+/* Returns: 0, -EINVAL (configuration error, logged), -errno. */
+int am_ctx_init(struct am_ctx *ctx);
+void am_ctx_free(struct am_ctx *ctx);
+
+enum am_module_kind { AM_MODULE_MAP, AM_MODULE_MOUNT };
+
+/*
+ * Find <prefix><name>.so in the module path, dlopen it and check its
+ * descriptor (symbol, abi, size, required operations).  Every refusal is
+ * logged with the file and the reason.
+ * Returns: 0 and *OPS, -ENOENT (no such module), -ENOEXEC (refused), -errno.
+ */
+int am_module_load(struct am_ctx *ctx, enum am_module_kind kind,
+		   const char *name, const void **ops);
+/* dlclose every module loaded into CTX. */
+void am_module_unload_all(struct am_ctx *ctx);
+/* Returns: the mount module name for FSTYPE ("nfs", "bind", "generic"). */
+const char *am_module_for_fstype(const char *fstype);
+
+/* One place a map can be read from. */
+struct am_source {
+	char *so_type;			/* backend: "file", "program", "nis"... */
+	char *so_name;			/* what the backend opens */
+	char *so_desc;			/* "file:/etc/auto.home", for messages */
+	const struct am_map_ops *so_ops;
+	struct am_map *so_map;
+	int so_state;			/* 0 not opened, 1 open, -errno failed */
+};
+
+struct am_chain {
+	struct am_ctx *ch_ctx;
+	struct am_source ch_src[AM_MAX_SOURCES];
+	size_t ch_n;
+	int ch_argc;
+	const char *const *ch_argv;
+};
+
+/*
+ * The sources SPEC ("[type[,format]:]name") resolves to: its own type, an
+ * absolute path, or one per configured source.  ARGV are map arguments.
+ * Returns: 0, -EINVAL (bad spec, logged), -ENOMEM.
+ */
+int am_chain_init(struct am_ctx *ctx, const char *spec, int argc,
+		  const char *const *argv, struct am_chain *ch);
+void am_chain_free(struct am_chain *ch);
+/*
+ * Look KEY up in each source in order.  *DESC names the source that had it.
+ * Returns: 0, -ENOENT (nowhere), -EAGAIN (not found, but a source was
+ * unavailable), -errno.
+ */
+int am_chain_lookup(struct am_chain *ch, const char *key, char **entry,
+		    const char **desc);
+/* Every entry of every source that can list.  Returns: 0, FN's stop value, -errno. */
+int am_chain_enumerate(struct am_chain *ch, am_key_fn fn, void *arg);
+
+#endif /* AM_AGENT_H */

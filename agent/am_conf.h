@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* /etc/autofs-agent.conf: ini-style configuration, see autofs-agent.conf(5). */
+#ifndef AM_CONF_H
+#define AM_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define AM_CONF_DEFAULT		SYSCONFDIR "/autofs-agent.conf"
+#define AM_NSSWITCH_DEFAULT	"/etc/nsswitch.conf"
+#define AM_MAX_SOURCES		8
+
+struct am_conf_kv {
+	char *ck_section;
+	char *ck_key;
+	char *ck_value;
+};
+
+struct am_conf {
+	/* [general] */
+	char *cf_sources[AM_MAX_SOURCES];	/* "files", "nis", "ldap" */
+	size_t cf_nsources;
+	char *cf_master;		/* master map name, default "auto.master" */
+	unsigned int cf_timeout;	/* s, default 600 */
+	unsigned int cf_negative_timeout; /* s, default 60 */
+	unsigned int cf_cache_ttl;	/* s, default 600 */
+	bool cf_browse;			/* default for master entries */
+	int cf_log_level;
+	bool cf_log_stderr;
+	char *cf_map_dir;		/* where relative map names live: /etc */
+	char *cf_module_dir;		/* NULL: AUTOFS_AGENT_MODULE_DIR or MODULEDIR */
+	unsigned int cf_mount_timeout;	/* s, bound on one mount attempt */
+	unsigned int cf_program_timeout; /* s, bound on one program map run */
+	size_t cf_program_max_output;	/* bytes */
+	/* every key of every section, for modules (ah_conf_get) */
+	struct am_conf_kv *cf_kv;
+	size_t cf_nkv;
+};
+
+/*
+ * Load PATH (NULL: $AUTOFS_AGENT_CONF or the default) into CONF.  A missing
+ * default file gives the defaults; each error is logged as "file:line: why".
+ * Returns: 0, -EINVAL after a configuration error, -errno.
+ */
+int am_conf_load(struct am_conf *conf, const char *path);
+/* Parse configuration text; ORIGIN names it in messages.  Returns: as above. */
+int am_conf_parse(struct am_conf *conf, const char *origin, const char *text);
+void am_conf_defaults(struct am_conf *conf);
+void am_conf_free(struct am_conf *conf);
+/* Returns: the value of KEY in [SECTION], or NULL. */
+const char *am_conf_get(const struct am_conf *conf, const char *section,
+			const char *key);
+/*
+ * Fill the source order from the "automount:" line of the nsswitch file PATH
+ * when the configuration named none.  Returns: 0, -errno.
+ */
+int am_conf_nsswitch(struct am_conf *conf, const char *path);
+
+#endif /* AM_CONF_H */

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The commands of /sbin/autofs and the steps they share. */
+#ifndef AM_LOOKUP_H
+#define AM_LOOKUP_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "am_agent.h"
+#include "am_master.h"
+#include "am_sun.h"
+
+/* What the kernel (or `autofs test`) asks for. */
+struct am_request {
+	const char *rq_map;		/* MAPNAME: map spec */
+	const char *rq_key;		/* MAPKEY */
+	const char *rq_offset;		/* MAPOFFSET, "/" when none */
+	const char *rq_options;		/* MAPOPTIONS: master map options */
+	uid_t rq_uid;
+	gid_t rq_gid;
+};
+
+/* The entry a request resolves to, parsed. */
+struct am_resolved {
+	struct am_mopts rs_mo;
+	struct am_entry rs_entry;
+	char *rs_text;			/* entry as the source returned it */
+	char *rs_source;		/* "file:/etc/auto.home" */
+	bool rs_wildcard;		/* matched by "*" */
+	unsigned int rs_timeout;	/* idle seconds before expiry */
+};
+
+/*
+ * Find, expand and parse the entry for RQ; every failure is logged.
+ * Returns: an enum am_exit code (AM_EXIT_OK when RS is filled).
+ */
+int am_resolve(struct am_ctx *ctx, const struct am_request *rq, struct am_resolved *rs);
+void am_resolved_free(struct am_resolved *rs);
+/* Returns: true when offset C lies below offset T with no other mount between. */
+bool am_offset_child(const struct am_entry *e, const char *t, const char *c);
+
+/* Each returns an enum am_exit code. */
+int am_cmd_lookup(struct am_ctx *ctx);
+int am_cmd_list(struct am_ctx *ctx);
+int am_cmd_test(struct am_ctx *ctx, const char *map, const char *key, const char *options);
+int am_cmd_dump(struct am_ctx *ctx, const char *master);
+int am_cmd_start(struct am_ctx *ctx, const char *master);
+int am_cmd_stop(struct am_ctx *ctx);
+int am_cmd_status(struct am_ctx *ctx, bool json);
+
+/*
+ * Read the master map NAME through the source chain, "+include" lines
+ * followed (with loop protection).  Returns: 0, -ENOENT, -EAGAIN, -errno.
+ */
+int am_master_read(struct am_ctx *ctx, const char *name, struct am_master *m);
+
+#endif /* AM_LOOKUP_H */

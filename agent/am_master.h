@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The master map and the options written after a map name in it. */
+#ifndef AM_MASTER_H
+#define AM_MASTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "am_sun.h"
+
+/* "[type[,format]:]name" */
+struct am_mapspec {
+	char *ms_type;		/* NULL: use the configured source order */
+	char *ms_format;	/* NULL or "sun" */
+	char *ms_name;
+};
+
+/* Returns: 0, -EINVAL (unknown type or format), -ENOMEM. */
+int am_mapspec_parse(const char *spec, struct am_mapspec *ms);
+void am_mapspec_free(struct am_mapspec *ms);
+
+/* What follows the map name: agent options, mount options, map arguments. */
+struct am_mopts {
+	int mo_timeout;			/* -1: not given */
+	int mo_negative_timeout;	/* -1: not given */
+	int mo_browse;			/* -1: not given, 0, 1 */
+	char *mo_mntopts;		/* comma-separated, "" when none */
+	struct am_vars mo_defines;	/* -DNAME=value */
+	char **mo_argv;			/* NULL-terminated map arguments */
+	int mo_argc;
+};
+
+/* Returns: 0, -EINVAL (ERR says why), -ENOMEM. */
+int am_mopts_parse(const char *text, struct am_mopts *mo, char *err, size_t errlen);
+void am_mopts_free(struct am_mopts *mo);
+
+struct am_master_entry {
+	char *me_path;		/* mount point, or "/-" for a direct map */
+	char *me_map;		/* map spec */
+	char *me_options;	/* the rest of the line, as written */
+	char *me_origin;	/* where it came from, for messages */
+};
+
+struct am_master {
+	struct am_master_entry *m_entries;
+	size_t m_n;
+};
+
+/*
+ * Split one master map record (KEY = mount point, ENTRY = the rest) and add
+ * it; a mount point already present keeps its first entry.
+ * Returns: 0, 1 (duplicate, ignored), -EINVAL (ERR says why), -ENOMEM.
+ */
+int am_master_add(struct am_master *m, const char *key, const char *entry,
+		  const char *origin, char *err, size_t errlen);
+void am_master_free(struct am_master *m);
+
+#endif /* AM_MASTER_H */

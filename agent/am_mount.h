@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Building, attaching and timing out mounts; autofsng triggers. */
+#ifndef AM_MOUNT_H
+#define AM_MOUNT_H
+
+#include <stdbool.h>
+
+#include <linux/mountfd.h>
+
+#include "am_agent.h"
+#include "am_sun.h"
+
+#ifndef __NR_mountfd
+#define __NR_mountfd	451
+#endif
+
+/* The parameters of one autofsng trigger mount. */
+struct am_trigger {
+	const char *tg_map;		/* source: the map spec */
+	bool tg_direct;
+	bool tg_browse;
+	const char *tg_key;		/* mapkey=, direct only */
+	const char *tg_offset;		/* mapoffset=, multi-mount offsets */
+	const char *tg_opt;		/* opt=: master map options, as written */
+	unsigned int tg_negative_timeout;
+	unsigned int tg_cache_ttl;
+};
+
+/* Returns: the module name that mounts M ("nfs", "bind", "generic"). */
+const char *am_mount_module_name(const struct am_mnt *m);
+/*
+ * Build M detached through its mount module.
+ * Returns: a mount fd, or -errno (logged).
+ */
+int am_mount_build(struct am_ctx *ctx, const struct am_mnt *m);
+/* A small read-only tmpfs holding the directories DIRS (relative). */
+int am_mount_holder(const char *const *dirs, size_t ndirs);
+/* Returns: a detached autofsng mount fd, or -errno (logged). */
+int am_trigger_build(const struct am_trigger *tg);
+/* move_mount FD onto the directory DIRFD.  Returns: 0, -errno. */
+int am_mount_attach(int fd, int dirfd);
+/*
+ * Set the expiry policy of the mount FD lies on through mountfd; a kernel
+ * without mountfd gets one warning.  Returns: 0, -ENOSYS, -errno.
+ */
+int am_expiry_set(struct am_ctx *ctx, int fd, unsigned int policy, unsigned int timeout);
+/* Returns: 0 and *ME for the mount DIRFD lies on, -ENOSYS, -errno. */
+int am_expiry_get(int dirfd, struct mountfd_expire *me);
+
+#endif /* AM_MOUNT_H */

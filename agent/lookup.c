@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel's requests: `lookup` (mount one key onto MOUNTFD) and `list`
+ * (write the keys of a browse map to WRITEFD), and `test`, the dry run of a
+ * lookup.  Everything is read before the agent joins the requester's mount
+ * namespace; after setns it only attaches what it built.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "am_lookup.h"
+#include "am_mount.h"
+#include "am_util.h"
+
+/* The mounts one lookup makes: the target and the triggers on its children. */
+struct lookup_plan {
+	const struct am_mnt *lp_mnt;	/* NULL: multi-mount without a root */
+	const char *lp_offset;
+	const struct am_mnt **lp_kids;
+	size_t lp_nkids;
+	int lp_fd;			/* detached target */
+	int *lp_kidfd;			/* detached triggers */
+};
+
+static int env_fd(const char *name, bool required)
+{
+	const char *v = getenv(name);
+	char *end;
+	long fd;
+
+	if (!v || !*v)
+		return required ? -EINVAL : -ENOENT;
+	fd = strtol(v, &end, 10);
+	if (*end || fd < 0 || fd > INT_MAX || fcntl((int)fd, F_GETFD) < 0) {
+		am_log(LOG_ERR, "%s=%s is not an open file descriptor", name, v);
+		return -EINVAL;
+	}
+	return (int)fd;
+}
+
+static unsigned int env_id(const char *name, unsigned int def)
+{
+	const char *v = getenv(name);
+	char *end;
+	unsigned long id;
+
+	if (!v || !*v)
+		return def;
+	id = strtoul(v, &end, 10);
+	return *end || id > UINT_MAX ? def : (unsigned int)id;
+}
+
+static int env_request(struct am_request *rq)
+{
+	rq->rq_map = getenv("MAPNAME");
+	rq->rq_key = getenv("MAPKEY");
+	rq->rq_offset = getenv("MAPOFFSET");
+	rq->rq_options = getenv("MAPOPTIONS");
+	if (!rq->rq_offset || !*rq->rq_offset)
+		rq->rq_offset = "/";
+	if (!rq->rq_options)
+		rq->rq_options = "";
+	rq->rq_uid = env_id("UID", 0);
+	rq->rq_gid = env_id("GID", 0);
+	if (!rq->rq_map || !*rq->rq_map || !rq->rq_key) {
+		am_log(LOG_ERR, "lookup: MAPNAME and MAPKEY must be set");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void plan_free(struct lookup_plan *lp)
+{
+	size_t i;
+
+	if (lp->lp_fd >= 0)
+		close(lp->lp_fd);
+	for (i = 0; lp->lp_kidfd && i < lp->lp_nkids; i++)
+		if (lp->lp_kidfd[i] >= 0)
+			close(lp->lp_kidfd[i]);
+	free(lp->lp_kidfd);
+	free(lp->lp_kids);
+}
+
+/* Returns: an am_exit code. */
+static int plan_make(const struct am_entry *e, const char *offset, struct lookup_plan *lp)
+{
+	size_t i;
+
+	memset(lp, 0, sizeof(*lp));
+	lp->lp_fd = -1;
+	lp->lp_offset = offset;
+	lp->lp_mnt = am_entry_find(e, offset);
+	if (!lp->lp_mnt && !(e->en_multi && !strcmp(offset, "/")))
+		return AM_EXIT_NOKEY;
+	lp->lp_kids = calloc(e->en_nmnts + 1, sizeof(*lp->lp_kids));
+	lp->lp_kidfd = calloc(e->en_nmnts + 1, sizeof(*lp->lp_kidfd));
+	if (!lp->lp_kids || !lp->lp_kidfd)
+		return AM_EXIT_INTERNAL;
+	for (i = 0; i < e->en_nmnts; i++)
+		if (am_offset_child(e, offset, e->en_mnts[i].mn_offset)) {
+			lp->lp_kidfd[lp->lp_nkids] = -1;
+			lp->lp_kids[lp->lp_nkids++] = &e->en_mnts[i];
+		}
+	return AM_EXIT_OK;
+}
+
+/* A kid's directory relative to the target ("/a" under "/" is "a"). */
+static const char *plan_rel(const struct lookup_plan *lp, const struct am_mnt *kid)
+{
+	size_t n = strcmp(lp->lp_offset, "/") ? strlen(lp->lp_offset) : 0;
+
+	return kid->mn_offset + n + 1;
+}
+
+/* Build everything detached.  Returns: an am_exit code. */
+static int plan_build(struct am_ctx *ctx, const struct am_request *rq,
+		      const struct am_resolved *rs, struct lookup_plan *lp)
+{
+	const char *dirs[64];
+	struct am_trigger tg = {
+		.tg_map = rq->rq_map, .tg_direct = true, .tg_key = rq->rq_key,
+		.tg_opt = rq->rq_options,
+		.tg_negative_timeout = ctx->ac_conf.cf_negative_timeout,
+		.tg_cache_ttl = ctx->ac_conf.cf_cache_ttl,
+	};
+	size_t i;
+
+	if (lp->lp_mnt && lp->lp_mnt->mn_nlocs) {
+		lp->lp_fd = am_mount_build(ctx, lp->lp_mnt);
+	} else {
+		for (i = 0; i < lp->lp_nkids && i < 64; i++)
+			dirs[i] = plan_rel(lp, lp->lp_kids[i]);
+		lp->lp_fd = am_mount_holder(dirs, i);
+		if (lp->lp_fd < 0)
+			am_log(LOG_ERR, "map %s: key %s: tmpfs for the offsets: %s",
+			       rq->rq_map, rq->rq_key, strerror(-lp->lp_fd));
+	}
+	if (lp->lp_fd < 0)
+		return lp->lp_fd == -ENOMEM ? AM_EXIT_INTERNAL : AM_EXIT_MOUNT;
+	(void)rs;
+	for (i = 0; i < lp->lp_nkids; i++) {
+		tg.tg_offset = lp->lp_kids[i]->mn_offset;
+		lp->lp_kidfd[i] = am_trigger_build(&tg);
+	}
+	return AM_EXIT_OK;
+}
+
+static int plan_open_dir(int rootfd, const char *rel)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV |
+			   RESOLVE_NO_MAGICLINKS,
+	};
+	long fd = syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/* Attach target then triggers; set expiry.  Returns: an am_exit code. */
+static int plan_attach(struct am_ctx *ctx, const struct am_request *rq,
+		       const struct am_resolved *rs, struct lookup_plan *lp, int mountfd)
+{
+	unsigned int policy = rs->rs_entry.en_multi ? MOUNTFD_EXPIRE_SUBTREE :
+						      MOUNTFD_EXPIRE_MOUNT;
+	int err, dirfd;
+	size_t i;
+
+	err = am_mount_attach(lp->lp_fd, mountfd);
+	if (err) {
+		am_log(LOG_ERR, "map %s: key %s: attaching the mount: %s", rq->rq_map,
+		       rq->rq_key, strerror(-err));
+		return AM_EXIT_MOUNT;
+	}
+	for (i = 0; i < lp->lp_nkids; i++) {
+		if (lp->lp_kidfd[i] < 0)
+			continue;
+		dirfd = plan_open_dir(lp->lp_fd, plan_rel(lp, lp->lp_kids[i]));
+		err = dirfd < 0 ? dirfd : am_mount_attach(lp->lp_kidfd[i], dirfd);
+		if (dirfd >= 0)
+			close(dirfd);
+		if (err)
+			am_log(LOG_ERR, "map %s: key %s: offset %s: %s", rq->rq_map, rq->rq_key,
+			       lp->lp_kids[i]->mn_offset, strerror(-err));
+	}
+	err = am_expiry_set(ctx, lp->lp_fd, policy, rs->rs_timeout);
+	if (err && err != -ENOSYS)
+		am_log(LOG_WARNING, "map %s: key %s: setting expiry: %s", rq->rq_map,
+		       rq->rq_key, strerror(-err));
+	return AM_EXIT_OK;
+}
+
+static void lookup_report(const struct am_request *rq, const struct am_resolved *rs,
+			  const struct lookup_plan *lp, int ret, long long t0)
+{
+	const struct am_mnt *m = lp ? lp->lp_mnt : NULL;
+
+	am_log(ret ? LOG_ERR : LOG_NOTICE,
+	       "lookup map=%s key=%s offset=%s source=%s mounted=%s%s%s%s result=%d ms=%lld",
+	       rq->rq_map, rq->rq_key, rq->rq_offset,
+	       rs && rs->rs_source ? rs->rs_source : "-",
+	       m && m->mn_nlocs ? m->mn_fstype : (lp ? "tmpfs" : "-"),
+	       m && m->mn_nlocs ? ":" : "",
+	       m && m->mn_nlocs && m->mn_locs[0].al_host ? m->mn_locs[0].al_host : "",
+	       m && m->mn_nlocs ? m->mn_locs[0].al_path : "",
+	       ret, am_now_ms() - t0);
+}
+
+int am_cmd_lookup(struct am_ctx *ctx)
+{
+	struct lookup_plan lp = { .lp_fd = -1 };
+	struct am_resolved rs = { 0 };
+	struct am_request rq;
+	long long t0 = am_now_ms();
+	int mountfd, nsfd, ret;
+	bool planned = false;
+
+	mountfd = env_fd("MOUNTFD", true);
+	nsfd = env_fd("MNTNSFD", false);
+	if (env_request(&rq) || mountfd < 0 || nsfd == -EINVAL) {
+		ret = AM_EXIT_USAGE;
+		goto close_fds;
+	}
+	ret = am_resolve(ctx, &rq, &rs);
+	if (!ret) {
+		ret = plan_make(&rs.rs_entry, rq.rq_offset, &lp);
+		planned = true;
+		if (ret == AM_EXIT_NOKEY)
+			am_log(LOG_ERR, "map %s: key %s: the entry has no offset %s",
+			       rq.rq_map, rq.rq_key, rq.rq_offset);
+	}
+	if (!ret)
+		ret = plan_build(ctx, &rq, &rs, &lp);
+	if (!ret && nsfd >= 0 && setns(nsfd, CLONE_NEWNS)) {
+		am_log(LOG_ERR, "map %s: key %s: joining the requester's mount namespace: %s",
+		       rq.rq_map, rq.rq_key, strerror(errno));
+		ret = AM_EXIT_MOUNT;
+	}
+	if (!ret)
+		ret = plan_attach(ctx, &rq, &rs, &lp, mountfd);
+	lookup_report(&rq, &rs, planned ? &lp : NULL, ret, t0);
+	if (planned)
+		plan_free(&lp);
+	am_resolved_free(&rs);
+close_fds:
+	if (mountfd >= 0)
+		close(mountfd);
+	if (nsfd >= 0)
+		close(nsfd);
+	return ret;
+}
+
+/* ---- list ------------------------------------------------------------ */
+
+struct list_keys {
+	char **lk_keys;
+	size_t lk_n, lk_cap;
+	bool lk_oom;
+};
+
+static int list_collect(const char *key, const char *entry, void *arg)
+{
+	struct list_keys *lk = arg;
+	char **keys;
+
+	(void)entry;
+	if (!strcmp(key, "*") || am_key_invalid(key, false))
+		return 0;
+	if (lk->lk_n == lk->lk_cap) {
+		lk->lk_cap = lk->lk_cap ? lk->lk_cap * 2 : 64;
+		keys = realloc(lk->lk_keys, lk->lk_cap * sizeof(*keys));
+		if (!keys)
+			goto oom;
+		lk->lk_keys = keys;
+	}
+	lk->lk_keys[lk->lk_n] = strdup(key);
+	if (!lk->lk_keys[lk->lk_n])
+		goto oom;
+	lk->lk_n++;
+	return 0;
+oom:
+	lk->lk_oom = true;
+	return 1;
+}
+
+static int list_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Write the keys, sorted and unique, one per line.  Returns: 0, -errno. */
+static int list_write(int fd, struct list_keys *lk)
+{
+	struct am_buf b = { 0 };
+	size_t i, off = 0;
+	ssize_t n;
+
+	qsort(lk->lk_keys, lk->lk_n, sizeof(*lk->lk_keys), list_cmp);
+	for (i = 0; i < lk->lk_n; i++)
+		if (!i || strcmp(lk->lk_keys[i], lk->lk_keys[i - 1]))
+			am_buf_printf(&b, "%s\n", lk->lk_keys[i]);
+	if (b.ab_oom)
+		return -ENOMEM;
+	while (off < b.ab_len) {
+		n = write(fd, b.ab_s + off, b.ab_len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			am_buf_free(&b);
+			return -errno;
+		}
+		off += (size_t)n;
+	}
+	am_buf_free(&b);
+	return 0;
+}
+
+int am_cmd_list(struct am_ctx *ctx)
+{
+	struct list_keys lk = { 0 };
+	struct am_mopts mo;
+	struct am_chain ch;
+	const char *map = getenv("MAPNAME");
+	char why[256];
+	int fd, err, ret = AM_EXIT_OK;
+	size_t i;
+
+	fd = env_fd("WRITEFD", true);
+	if (fd < 0 || !map || !*map) {
+		am_log(LOG_ERR, "list: MAPNAME and WRITEFD must be set");
+		if (fd >= 0)
+			close(fd);
+		return AM_EXIT_USAGE;
+	}
+	err = am_mopts_parse(getenv("MAPOPTIONS"), &mo, why, sizeof(why));
+	if (err) {
+		am_log(LOG_ERR, "list %s: options: %s", map, why);
+		close(fd);
+		return AM_EXIT_USAGE;
+	}
+	err = am_chain_init(ctx, map, mo.mo_argc, (const char *const *)mo.mo_argv, &ch);
+	if (!err) {
+		err = am_chain_enumerate(&ch, list_collect, &lk);
+		am_chain_free(&ch);
+	}
+	if (lk.lk_oom)
+		err = -ENOMEM;
+	if (!err)
+		err = list_write(fd, &lk);
+	if (err) {
+		am_log(LOG_ERR, "list %s: %s", map, strerror(err < 0 ? -err : EIO));
+		ret = err == -EINVAL ? AM_EXIT_USAGE : AM_EXIT_UNAVAIL;
+	} else {
+		am_log(LOG_INFO, "list %s: %zu keys", map, lk.lk_n);
+	}
+	for (i = 0; i < lk.lk_n; i++)
+		free(lk.lk_keys[i]);
+	free(lk.lk_keys);
+	am_mopts_free(&mo);
+	close(fd);
+	return ret;
+}
+
+/* ---- test ------------------------------------------------------------ */
+
+static void test_print_mnt(const struct am_resolved *rs, const struct am_mnt *m)
+{
+	size_t i;
+
+	printf("mount %s: %s via module %s, options %s\n", m->mn_offset, m->mn_fstype,
+	       am_mount_module_name(m), *m->mn_options ? m->mn_options : "-");
+	for (i = 0; i < m->mn_nlocs; i++) {
+		if (m->mn_locs[i].al_host)
+			printf("  from %s:%s", m->mn_locs[i].al_host, m->mn_locs[i].al_path);
+		else
+			printf("  from %s", m->mn_locs[i].al_path);
+		if (m->mn_locs[i].al_weight)
+			printf(" (weight %u)", m->mn_locs[i].al_weight);
+		printf("\n");
+	}
+	if (!m->mn_nlocs)
+		printf("  nothing mounted here\n");
+	(void)rs;
+}
+
+int am_cmd_test(struct am_ctx *ctx, const char *map, const char *key, const char *options)
+{
+	struct am_request rq = {
+		.rq_map = map, .rq_key = key, .rq_offset = "/",
+		.rq_options = options ? options : "",
+		.rq_uid = getuid(), .rq_gid = getgid(),
+	};
+	struct am_resolved rs;
+	size_t i;
+	int ret;
+
+	ret = am_resolve(ctx, &rq, &rs);
+	if (ret) {
+		am_resolved_free(&rs);
+		return ret;
+	}
+	printf("map %s key %s\n", map, key);
+	printf("source %s%s\n", rs.rs_source, rs.rs_wildcard ? " (wildcard entry *)" : "");
+	printf("entry %s\n", rs.rs_text);
+	printf("expire after %u s%s\n", rs.rs_timeout,
+	       rs.rs_entry.en_multi ? ", the whole tree at once" : "");
+	for (i = 0; i < rs.rs_entry.en_nmnts; i++) {
+		test_print_mnt(&rs, &rs.rs_entry.en_mnts[i]);
+		if (strcmp(rs.rs_entry.en_mnts[i].mn_offset, "/"))
+			printf("  lazily, through a direct autofsng trigger at %s%s\n", key,
+			       rs.rs_entry.en_mnts[i].mn_offset);
+	}
+	if (rs.rs_entry.en_multi && !am_entry_find(&rs.rs_entry, "/"))
+		printf("mount /: read-only tmpfs holding the offsets\n");
+	am_resolved_free(&rs);
+	return AM_EXIT_OK;
+}

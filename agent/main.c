@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sbin/autofs: the automounter's agent.  The kernel runs `lookup` and
+ * `list`; an administrator runs start, stop, status, dump and test.  Only
+ * main decides the exit code (see am_util.h and autofs-agent(8)).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "am_lookup.h"
+#include "am_util.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: autofs [-v] COMMAND\n"
+		"  lookup                 mount one key (run by the kernel; env MAPNAME MAPKEY\n"
+		"                         MAPOFFSET MAPOPTIONS MOUNTFD MNTNSFD UID GID)\n"
+		"  list                   write a map's keys to WRITEFD (run by the kernel)\n"
+		"  start [MASTER]         mount the autofsng triggers of the master map\n"
+		"  stop                   remove the triggers that are not in use\n"
+		"  status [--json]        triggers, their mounts and expiry countdowns\n"
+		"  dump [MASTER]          every map as the agent parses it\n"
+		"  test MAP KEY [OPTIONS] what a lookup would mount, mounting nothing\n"
+		"  help                   this text\n");
+}
+
+/*
+ * SIGTERM and SIGALRM end the agent whatever it is doing: only
+ * async-signal-safe calls here, no locks, no stdio.
+ */
+static void on_fatal_signal(int sig)
+{
+	static const char term[] = "autofs: terminated by SIGTERM\n";
+	static const char alrm[] = "autofs: time limit reached, giving up\n";
+	ssize_t n;
+
+	if (sig == SIGALRM)
+		n = write(STDERR_FILENO, alrm, sizeof(alrm) - 1);
+	else
+		n = write(STDERR_FILENO, term, sizeof(term) - 1);
+	(void)n;
+	_exit(AM_EXIT_INTERNAL);
+}
+
+static void signals_setup(void)
+{
+	struct sigaction sa = { .sa_handler = on_fatal_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static bool kernel_command(const char *cmd)
+{
+	return !strcmp(cmd, "lookup") || !strcmp(cmd, "list");
+}
+
+static int dispatch(struct am_ctx *ctx, int argc, char **argv)
+{
+	const char *cmd = argv[0];
+
+	if (!strcmp(cmd, "lookup") && argc == 1)
+		return am_cmd_lookup(ctx);
+	if (!strcmp(cmd, "list") && argc == 1)
+		return am_cmd_list(ctx);
+	if (!strcmp(cmd, "start") && argc <= 2)
+		return am_cmd_start(ctx, argv[1]);
+	if (!strcmp(cmd, "stop") && argc == 1)
+		return am_cmd_stop(ctx);
+	if (!strcmp(cmd, "status") && argc == 1)
+		return am_cmd_status(ctx, false);
+	if (!strcmp(cmd, "status") && argc == 2 && !strcmp(argv[1], "--json"))
+		return am_cmd_status(ctx, true);
+	if (!strcmp(cmd, "dump") && argc <= 2)
+		return am_cmd_dump(ctx, argv[1]);
+	if (!strcmp(cmd, "test") && (argc == 3 || argc == 4))
+		return am_cmd_test(ctx, argv[1], argv[2], argv[3]);
+	usage(stderr);
+	return AM_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	struct am_ctx ctx;
+	bool verbose = false, interactive;
+	unsigned int limit;
+	int ret;
+
+	signals_setup();
+	argc--, argv++;
+	while (argc && (!strcmp(argv[0], "-v") || !strcmp(argv[0], "--verbose"))) {
+		verbose = true;
+		argc--, argv++;
+	}
+	if (!argc || !strcmp(argv[0], "help") || !strcmp(argv[0], "--help")) {
+		usage(argc ? stdout : stderr);
+		return argc ? AM_EXIT_OK : AM_EXIT_USAGE;
+	}
+	interactive = !kernel_command(argv[0]);
+	am_log_setup(verbose ? LOG_DEBUG : LOG_NOTICE, true, !interactive);
+	ret = am_ctx_init(&ctx);
+	if (ret) {
+		am_ctx_free(&ctx);
+		return ret == -ENOMEM ? AM_EXIT_INTERNAL : AM_EXIT_USAGE;
+	}
+	am_log_setup(verbose ? LOG_DEBUG : ctx.ac_conf.cf_log_level,
+		     interactive || ctx.ac_conf.cf_log_stderr,
+		     !interactive || !strcmp(argv[0], "start") || !strcmp(argv[0], "stop"));
+	/* a lookup never outlives its sources and its mount by much */
+	limit = ctx.ac_conf.cf_program_timeout + ctx.ac_conf.cf_mount_timeout + 30;
+	if (!interactive)
+		alarm(limit);
+	ret = dispatch(&ctx, argc, argv);
+	am_ctx_free(&ctx);
+	fflush(stdout);
+	return ret;
+}

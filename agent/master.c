@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Master map records, map specs and master map options. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "am_master.h"
+
+static const char *const map_types[] = {
+	"file", "files", "program", "nis", "yp", "ldap", "ldaps", "hosts",
+	"dir", NULL,
+};
+
+static const char *mapspec_type(const char *type, size_t n)
+{
+	size_t i;
+
+	for (i = 0; map_types[i]; i++)
+		if (strlen(map_types[i]) == n && !strncmp(map_types[i], type, n))
+			break;
+	if (!map_types[i])
+		return NULL;
+	if (!strcmp(map_types[i], "files"))
+		return "file";
+	if (!strcmp(map_types[i], "yp"))
+		return "nis";
+	if (!strcmp(map_types[i], "ldaps"))
+		return "ldap";
+	return map_types[i];
+}
+
+int am_mapspec_parse(const char *spec, struct am_mapspec *ms)
+{
+	const char *colon, *comma, *type = NULL;
+	size_t tlen;
+
+	memset(ms, 0, sizeof(*ms));
+	if (!strcmp(spec, "-hosts")) {
+		ms->ms_type = strdup("hosts");
+		ms->ms_name = strdup("-hosts");
+		goto done;
+	}
+	colon = strchr(spec, ':');
+	comma = colon ? memchr(spec, ',', (size_t)(colon - spec)) : NULL;
+	tlen = colon ? (size_t)((comma ? comma : colon) - spec) : 0;
+	type = colon ? mapspec_type(spec, tlen) : NULL;
+	if (!type) {
+		/* "server:/x" is not a type; a name never has a known type prefix */
+		if (colon && tlen && strspn(spec, "abcdefghijklmnopqrstuvwxyz") == tlen &&
+		    colon[1] != '/')
+			return -EINVAL;
+		ms->ms_name = strdup(spec);
+		goto done;
+	}
+	if (comma) {
+		ms->ms_format = am_strndup(comma + 1, (size_t)(colon - comma - 1));
+		if (ms->ms_format && strcmp(ms->ms_format, "sun")) {
+			am_mapspec_free(ms);
+			return -EINVAL;
+		}
+	}
+	ms->ms_type = strdup(type);
+	ms->ms_name = strdup(colon + 1);
+done:
+	if (!ms->ms_name || !*ms->ms_name || (type && !ms->ms_type)) {
+		bool empty = ms->ms_name && !*ms->ms_name;
+
+		am_mapspec_free(ms);
+		return empty ? -EINVAL : -ENOMEM;
+	}
+	return 0;
+}
+
+void am_mapspec_free(struct am_mapspec *ms)
+{
+	free(ms->ms_type);
+	free(ms->ms_format);
+	free(ms->ms_name);
+	memset(ms, 0, sizeof(*ms));
+}
+
+void am_mopts_free(struct am_mopts *mo)
+{
+	int i;
+
+	free(mo->mo_mntopts);
+	am_vars_free(&mo->mo_defines);
+	for (i = 0; i < mo->mo_argc; i++)
+		free(mo->mo_argv[i]);
+	free(mo->mo_argv);
+	memset(mo, 0, sizeof(*mo));
+}
+
+static int mopts_number(const char *opt, const char *val, int *out, char *err, size_t errlen)
+{
+	char *end;
+	long v;
+
+	if (!val || !isdigit((unsigned char)*val))
+		goto bad;
+	v = strtol(val, &end, 10);
+	if (*end || v < 0 || v > 86400 * 366)
+		goto bad;
+	*out = (int)v;
+	return 0;
+bad:
+	snprintf(err, errlen, "%s needs a number of seconds, got '%.40s'", opt,
+		 val ? val : "");
+	return -EINVAL;
+}
+
+static int mopts_arg(struct am_mopts *mo, const char *tok)
+{
+	char **argv = realloc(mo->mo_argv, (size_t)(mo->mo_argc + 2) * sizeof(*argv));
+
+	if (!argv)
+		return -ENOMEM;
+	mo->mo_argv = argv;
+	argv[mo->mo_argc] = strdup(tok);
+	if (!argv[mo->mo_argc])
+		return -ENOMEM;
+	argv[++mo->mo_argc] = NULL;
+	return 0;
+}
+
+static int mopts_mount(struct am_mopts *mo, const char *opts)
+{
+	char *merged = am_opts_merge(mo->mo_mntopts, opts);
+
+	if (!merged)
+		return -ENOMEM;
+	free(mo->mo_mntopts);
+	mo->mo_mntopts = merged;
+	return 0;
+}
+
+/*
+ * One token; NEXT is the following token for options that take their value
+ * separately ("--timeout 60").  Returns: tokens used (1 or 2), -errno.
+ */
+static int mopts_token(struct am_mopts *mo, const char *tok, const char *next,
+		       char *err, size_t errlen)
+{
+	const char *eq = strchr(tok, '=');
+	size_t n = eq ? (size_t)(eq - tok) : strlen(tok);
+	int ret;
+
+	if (tok[0] != '-')
+		return mopts_arg(mo, tok) ?: 1;
+	if ((n == 9 && !strncmp(tok, "--timeout", 9)) || !strcmp(tok, "-t") ||
+	    (n == 8 && !strncmp(tok, "-timeout", 8))) {
+		ret = mopts_number("--timeout", eq ? eq + 1 : next, &mo->mo_timeout, err, errlen);
+		return ret ? ret : (eq ? 1 : 2);
+	}
+	if ((n == 18 && !strncmp(tok, "--negative-timeout", 18)) || !strcmp(tok, "-n")) {
+		ret = mopts_number("--negative-timeout", eq ? eq + 1 : next,
+				   &mo->mo_negative_timeout, err, errlen);
+		return ret ? ret : (eq ? 1 : 2);
+	}
+	if (!strcmp(tok, "-browse") || !strcmp(tok, "--browse") ||
+	    !strcmp(tok, "--ghost") || !strcmp(tok, "-g")) {
+		mo->mo_browse = 1;
+		return 1;
+	}
+	if (!strcmp(tok, "-nobrowse") || !strcmp(tok, "--nobrowse")) {
+		mo->mo_browse = 0;
+		return 1;
+	}
+	if (am_startswith(tok, "-D")) {
+		const char *def = tok[2] ? tok + 2 : next;
+
+		ret = def ? am_vars_define(&mo->mo_defines, def) : -EINVAL;
+		if (ret == -EINVAL)
+			snprintf(err, errlen, "-D needs NAME=value, got '%.40s'", def ? def : "");
+		return ret ? ret : (tok[2] ? 1 : 2);
+	}
+	if (tok[1] == '-') {
+		snprintf(err, errlen, "unknown option '%.40s'", tok);
+		return -EINVAL;
+	}
+	return mopts_mount(mo, tok + 1) ?: 1;
+}
+
+int am_mopts_parse(const char *text, struct am_mopts *mo, char *err, size_t errlen)
+{
+	char *copy, *toks[256], *save = NULL, *t;
+	int n = 0, i, used = 0;
+
+	memset(mo, 0, sizeof(*mo));
+	mo->mo_timeout = -1;
+	mo->mo_negative_timeout = -1;
+	mo->mo_browse = -1;
+	mo->mo_mntopts = strdup("");
+	copy = strdup(text ? text : "");
+	if (!copy || !mo->mo_mntopts) {
+		free(copy);
+		am_mopts_free(mo);
+		return -ENOMEM;
+	}
+	for (t = strtok_r(copy, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save)) {
+		if (n == 256) {
+			snprintf(err, errlen, "more than 256 options");
+			used = -EINVAL;
+			goto out;
+		}
+		toks[n++] = t;
+	}
+	for (i = 0; i < n; i += used) {
+		used = mopts_token(mo, toks[i], i + 1 < n ? toks[i + 1] : NULL, err, errlen);
+		if (used < 0)
+			goto out;
+	}
+	used = 0;
+out:
+	free(copy);
+	if (used < 0)
+		am_mopts_free(mo);
+	return used < 0 ? used : 0;
+}
+
+void am_master_free(struct am_master *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->m_n; i++) {
+		free(m->m_entries[i].me_path);
+		free(m->m_entries[i].me_map);
+		free(m->m_entries[i].me_options);
+		free(m->m_entries[i].me_origin);
+	}
+	free(m->m_entries);
+	memset(m, 0, sizeof(*m));
+}
+
+int am_master_add(struct am_master *m, const char *key, const char *entry,
+		  const char *origin, char *err, size_t errlen)
+{
+	struct am_master_entry *e;
+	struct am_mapspec ms;
+	char *path = NULL;
+	const char *rest;
+	size_t i, n;
+	int ret;
+
+	if (strcmp(key, "/-")) {
+		ret = am_path_normalise(key, &path);
+		if (ret == -EINVAL || (!ret && !strcmp(path, "/"))) {
+			snprintf(err, errlen, "mount point '%.60s' is not a clean absolute path", key);
+			free(path);
+			return -EINVAL;
+		}
+	} else {
+		path = strdup(key);
+	}
+	if (!path)
+		return -ENOMEM;
+	for (i = 0; i < m->m_n; i++)
+		if (!strcmp(m->m_entries[i].me_path, path)) {
+			free(path);
+			return 1;
+		}
+	while (isspace((unsigned char)*entry))
+		entry++;
+	n = strcspn(entry, " \t");
+	rest = entry + n;
+	while (isspace((unsigned char)*rest))
+		rest++;
+	e = realloc(m->m_entries, (m->m_n + 1) * sizeof(*e));
+	if (!e) {
+		free(path);
+		return -ENOMEM;
+	}
+	m->m_entries = e;
+	e += m->m_n;
+	e->me_path = path;
+	e->me_map = am_strndup(entry, n);
+	e->me_options = strdup(rest);
+	e->me_origin = strdup(origin);
+	m->m_n++;
+	if (!e->me_map || !e->me_options || !e->me_origin)
+		return -ENOMEM;
+	if (!n) {
+		snprintf(err, errlen, "%s: no map name", key);
+		goto bad;
+	}
+	ret = am_mapspec_parse(e->me_map, &ms);
+	if (ret == -EINVAL)
+		snprintf(err, errlen, "%s: bad map '%.60s' (unknown type or format)", key, e->me_map);
+	if (ret)
+		goto bad_ret;
+	am_mapspec_free(&ms);
+	return 0;
+bad:
+	ret = -EINVAL;
+bad_ret:
+	m->m_n--;
+	free(e->me_path);
+	free(e->me_map);
+	free(e->me_options);
+	free(e->me_origin);
+	return ret;
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Reading the master map through the sources, and `autofs dump`. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "am_lookup.h"
+#include "am_util.h"
+
+struct master_read {
+	struct am_master *mr_master;
+	const char *mr_name;
+	int mr_err;
+};
+
+static int master_collect(const char *key, const char *entry, void *arg)
+{
+	struct master_read *mr = arg;
+	char why[256];
+	int err;
+
+	err = am_master_add(mr->mr_master, key, entry, mr->mr_name, why, sizeof(why));
+	if (err == -EINVAL)
+		am_log(LOG_ERR, "master map %s: %s, entry skipped", mr->mr_name, why);
+	if (err == 1)
+		am_log(LOG_INFO, "master map %s: %s listed again, first entry kept",
+		       mr->mr_name, key);
+	if (err == -ENOMEM) {
+		mr->mr_err = err;
+		return 1;
+	}
+	return 0;
+}
+
+int am_master_read(struct am_ctx *ctx, const char *name, struct am_master *m)
+{
+	struct master_read mr = { .mr_master = m, .mr_name = name };
+	struct am_chain ch;
+	size_t i;
+	bool found = false;
+	int err;
+
+	memset(m, 0, sizeof(*m));
+	err = am_chain_init(ctx, name, 0, NULL, &ch);
+	if (err)
+		return err;
+	err = am_chain_enumerate(&ch, master_collect, &mr);
+	for (i = 0; i < ch.ch_n; i++)
+		if (ch.ch_src[i].so_state == 1)
+			found = true;
+	am_chain_free(&ch);
+	if (mr.mr_err)
+		return mr.mr_err;
+	if (err < 0)
+		return err;
+	return found ? 0 : -ENOENT;
+}
+
+struct dump_map {
+	const char *dm_map;
+	const char *dm_options;
+	struct am_mopts *dm_mo;
+	unsigned int dm_keys, dm_bad;
+};
+
+static int dump_entry(const char *key, const char *entry, void *arg)
+{
+	struct dump_map *dm = arg;
+	struct am_entry e;
+	struct am_vars vars = { 0 };
+	struct am_buf b = { 0 };
+	char why[256] = "out of memory", *text = NULL;
+	size_t i;
+	int err;
+
+	dm->dm_keys++;
+	printf("  %s | %s\n", key, entry);
+	err = am_vars_standard(&vars, getuid(), getgid());
+	for (i = 0; !err && i < dm->dm_mo->mo_defines.av_n; i++)
+		err = am_vars_set(&vars, dm->dm_mo->mo_defines.av_name[i],
+				  dm->dm_mo->mo_defines.av_value[i]);
+	if (!err)
+		err = am_sun_expand(entry, key, &vars, &text, why, sizeof(why));
+	if (!err)
+		err = am_sun_parse(text, dm->dm_mo->mo_mntopts, &e, why, sizeof(why));
+	if (!err) {
+		am_entry_print(&e, &b);
+		fputs(b.ab_s ? b.ab_s : "", stdout);
+		am_entry_free(&e);
+	} else {
+		dm->dm_bad++;
+		printf("    malformed: %s\n", why);
+	}
+	am_buf_free(&b);
+	free(text);
+	am_vars_free(&vars);
+	return 0;
+}
+
+static int dump_one(struct am_ctx *ctx, const struct am_master_entry *me)
+{
+	struct dump_map dm = { .dm_map = me->me_map, .dm_options = me->me_options };
+	struct am_mopts mo;
+	struct am_chain ch;
+	char why[256];
+	size_t i;
+	int err;
+
+	printf("%s %s %s\n", me->me_path, me->me_map, *me->me_options ? me->me_options : "-");
+	err = am_mopts_parse(me->me_options, &mo, why, sizeof(why));
+	if (err) {
+		printf("  bad options: %s\n", why);
+		return AM_EXIT_MALFORMED;
+	}
+	dm.dm_mo = &mo;
+	err = am_chain_init(ctx, me->me_map, mo.mo_argc, (const char *const *)mo.mo_argv, &ch);
+	if (!err) {
+		for (i = 0; i < ch.ch_n; i++)
+			printf("  source %s\n", ch.ch_src[i].so_desc);
+		err = am_chain_enumerate(&ch, dump_entry, &dm);
+		for (i = 0; i < ch.ch_n; i++)
+			if (ch.ch_src[i].so_state == 1 && !ch.ch_src[i].so_ops->enumerate)
+				printf("  (%s cannot list its keys)\n", ch.ch_src[i].so_desc);
+		am_chain_free(&ch);
+	}
+	am_mopts_free(&mo);
+	if (err)
+		return AM_EXIT_UNAVAIL;
+	return dm.dm_bad ? AM_EXIT_MALFORMED : AM_EXIT_OK;
+}
+
+int am_cmd_dump(struct am_ctx *ctx, const char *master)
+{
+	struct am_master m;
+	size_t i;
+	int err, ret = AM_EXIT_OK, r;
+
+	if (!master)
+		master = ctx->ac_conf.cf_master ? ctx->ac_conf.cf_master : "auto.master";
+	err = am_master_read(ctx, master, &m);
+	if (err) {
+		am_log(LOG_ERR, "master map %s: %s", master,
+		       err == -ENOENT ? "not found in any source" : strerror(-err));
+		am_master_free(&m);
+		return err == -ENOENT ? AM_EXIT_USAGE : AM_EXIT_UNAVAIL;
+	}
+	printf("master map %s: %zu entries\n", master, m.m_n);
+	for (i = 0; i < m.m_n; i++) {
+		r = dump_one(ctx, &m.m_entries[i]);
+		if (r && !ret)
+			ret = r;
+	}
+	am_master_free(&m);
+	return ret;
+}

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The one module loader: map backends (map_<name>.so) and mount modules
+ * (mount_<name>.so), found in AUTOFS_AGENT_MODULE_DIR, module_dir or
+ * MODULEDIR, checked for their descriptor's abi and size before use.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "am_agent.h"
+#include "am_util.h"
+
+struct am_loaded {
+	struct am_loaded *lo_next;
+	enum am_module_kind lo_kind;
+	char *lo_name;
+	void *lo_handle;
+	const void *lo_ops;
+};
+
+const char *am_module_for_fstype(const char *fstype)
+{
+	if (!strcmp(fstype, "nfs") || !strcmp(fstype, "nfs4"))
+		return "nfs";
+	if (!strcmp(fstype, "bind"))
+		return "bind";
+	return "generic";
+}
+
+static bool module_name_valid(const char *name)
+{
+	return *name && strlen(name) < 64 &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(name);
+}
+
+/* Returns: 0 and *PATH of the first existing file, -ENOENT, -ENOMEM. */
+static int module_find(const char *modpath, const char *file, char **path)
+{
+	const char *dir = modpath, *end;
+	char *p;
+
+	while (*dir) {
+		end = strchr(dir, ':');
+		if (!end)
+			end = dir + strlen(dir);
+		if (end > dir) {
+			if (asprintf(&p, "%.*s/%s", (int)(end - dir), dir, file) < 0)
+				return -ENOMEM;
+			if (!access(p, F_OK)) {
+				*path = p;
+				return 0;
+			}
+			free(p);
+		}
+		dir = *end ? end + 1 : end;
+	}
+	return -ENOENT;
+}
+
+static int module_check_map(const char *path, const struct am_map_ops *ops)
+{
+	if (ops->abi != AM_MAP_ABI) {
+		am_log(LOG_ERR, "%s: map module ABI %u, this agent speaks %u: refused",
+		       path, ops->abi, AM_MAP_ABI);
+		return -ENOEXEC;
+	}
+	if (ops->size < sizeof(*ops)) {
+		am_log(LOG_ERR, "%s: descriptor is %u bytes, expected at least %zu: refused",
+		       path, ops->size, sizeof(*ops));
+		return -ENOEXEC;
+	}
+	if (!ops->name || !ops->open || !ops->lookup || !ops->close) {
+		am_log(LOG_ERR, "%s: descriptor lacks name, open, lookup or close: refused", path);
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+static int module_check_mount(const char *path, const struct am_mount_ops *ops)
+{
+	if (ops->abi != AM_MOUNT_ABI) {
+		am_log(LOG_ERR, "%s: mount module ABI %u, this agent speaks %u: refused",
+		       path, ops->abi, AM_MOUNT_ABI);
+		return -ENOEXEC;
+	}
+	if (ops->size < sizeof(*ops)) {
+		am_log(LOG_ERR, "%s: descriptor is %u bytes, expected at least %zu: refused",
+		       path, ops->size, sizeof(*ops));
+		return -ENOEXEC;
+	}
+	if (!ops->name || !ops->fstypes || !ops->mount) {
+		am_log(LOG_ERR, "%s: descriptor lacks name, fstypes or mount: refused", path);
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+static int module_open(const char *path, enum am_module_kind kind,
+		       void **handlep, const void **opsp)
+{
+	const char *sym = kind == AM_MODULE_MAP ? AM_MAP_SYMBOL : AM_MOUNT_SYMBOL;
+	const void *ops;
+	void *handle;
+	int err;
+
+	handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!handle) {
+		am_log(LOG_ERR, "%s: cannot load: %s", path, dlerror());
+		return -ENOEXEC;
+	}
+	ops = dlsym(handle, sym);
+	if (!ops) {
+		am_log(LOG_ERR, "%s: does not export %s: refused", path, sym);
+		dlclose(handle);
+		return -ENOEXEC;
+	}
+	err = kind == AM_MODULE_MAP ? module_check_map(path, ops) :
+				       module_check_mount(path, ops);
+	if (err) {
+		dlclose(handle);
+		return err;
+	}
+	*handlep = handle;
+	*opsp = ops;
+	return 0;
+}
+
+int am_module_load(struct am_ctx *ctx, enum am_module_kind kind,
+		   const char *name, const void **ops)
+{
+	const char *prefix = kind == AM_MODULE_MAP ? AM_MAP_PREFIX : AM_MOUNT_PREFIX;
+	struct am_loaded *lo;
+	char *file, *path;
+	int err;
+
+	for (lo = ctx->ac_loaded; lo; lo = lo->lo_next)
+		if (lo->lo_kind == kind && !strcmp(lo->lo_name, name)) {
+			*ops = lo->lo_ops;
+			return 0;
+		}
+	if (!module_name_valid(name)) {
+		am_log(LOG_ERR, "module name '%.64s' is not valid", name);
+		return -EINVAL;
+	}
+	if (asprintf(&file, "%s%s.so", prefix, name) < 0)
+		return -ENOMEM;
+	err = module_find(ctx->ac_modpath, file, &path);
+	if (err == -ENOENT)
+		am_log(LOG_ERR, "no module %s in %s", file, ctx->ac_modpath);
+	free(file);
+	if (err)
+		return err;
+	lo = calloc(1, sizeof(*lo));
+	if (!lo) {
+		free(path);
+		return -ENOMEM;
+	}
+	err = module_open(path, kind, &lo->lo_handle, &lo->lo_ops);
+	free(path);
+	lo->lo_name = strdup(name);
+	if (err || !lo->lo_name) {
+		if (!err)
+			dlclose(lo->lo_handle);
+		free(lo->lo_name);
+		free(lo);
+		return err ? err : -ENOMEM;
+	}
+	lo->lo_kind = kind;
+	lo->lo_next = ctx->ac_loaded;
+	ctx->ac_loaded = lo;
+	*ops = lo->lo_ops;
+	return 0;
+}
+
+void am_module_unload_all(struct am_ctx *ctx)
+{
+	struct am_loaded *lo;
+
+	while ((lo = ctx->ac_loaded)) {
+		ctx->ac_loaded = lo->lo_next;
+		dlclose(lo->lo_handle);
+		free(lo->lo_name);
+		free(lo);
+	}
+}

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Mounts the agent makes: through a mount module (detached), a tmpfs holder
+ * for a multi-mount without a root, autofsng triggers; attaching them with
+ * move_mount and giving them an expiry policy through mountfd.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "am_mount.h"
+#include "am_util.h"
+
+#ifndef SYS_mount_setattr
+#define SYS_mount_setattr 442
+#endif
+
+const char *am_mount_module_name(const struct am_mnt *m)
+{
+	const char *name = am_module_for_fstype(m->mn_fstype);
+	size_t i;
+
+	/* nfs with only local paths ("server-less" :/path) is a bind mount */
+	if (strcmp(name, "nfs"))
+		return name;
+	for (i = 0; i < m->mn_nlocs; i++)
+		if (m->mn_locs[i].al_host)
+			return name;
+	return "bind";
+}
+
+int am_mount_build(struct am_ctx *ctx, const struct am_mnt *m)
+{
+	const char *name = am_mount_module_name(m);
+	const struct am_mount_ops *ops;
+	struct am_mount_req req = {
+		.mr_size = sizeof(req),
+		.mr_fstype = m->mn_fstype,
+		.mr_locs = m->mn_locs,
+		.mr_nlocs = m->mn_nlocs,
+		.mr_options = m->mn_options,
+		.mr_timeout_ms = ctx->ac_conf.cf_mount_timeout * 1000,
+		.mr_host = &ctx->ac_host,
+	};
+	const void *p;
+	int err;
+
+	err = am_module_load(ctx, AM_MODULE_MOUNT, name, &p);
+	if (err)
+		return err;
+	ops = p;
+	if (!strcmp(name, "bind") && !strcmp(m->mn_fstype, "nfs"))
+		req.mr_fstype = "bind";
+	return ops->mount(&req);
+}
+
+/* mkdir -p REL below the directory DIRFD. */
+static int holder_mkdirs(int dirfd, const char *rel)
+{
+	char *p, *slash;
+	int err = 0;
+
+	p = strdup(rel);
+	if (!p)
+		return -ENOMEM;
+	for (slash = strchr(p, '/'); ; slash = strchr(slash + 1, '/')) {
+		if (slash)
+			*slash = '\0';
+		if (mkdirat(dirfd, p, 0755) && errno != EEXIST) {
+			err = -errno;
+			break;
+		}
+		if (!slash)
+			break;
+		*slash = '/';
+	}
+	free(p);
+	return err;
+}
+
+int am_mount_holder(const char *const *dirs, size_t ndirs)
+{
+	struct mount_attr ma = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+					     MOUNT_ATTR_NODEV };
+	int fsfd, fd, err;
+	size_t i;
+
+	fsfd = fsopen("tmpfs", FSOPEN_CLOEXEC);
+	if (fsfd < 0)
+		return -errno;
+	if (fsconfig(fsfd, FSCONFIG_SET_STRING, "mode", "0755", 0) ||
+	    fsconfig(fsfd, FSCONFIG_SET_STRING, "size", "64k", 0) ||
+	    fsconfig(fsfd, FSCONFIG_SET_STRING, "source", "autofs", 0) ||
+	    fsconfig(fsfd, FSCONFIG_CMD_CREATE, NULL, NULL, 0)) {
+		err = -errno;
+		close(fsfd);
+		return err;
+	}
+	fd = fsmount(fsfd, FSMOUNT_CLOEXEC, 0);
+	err = fd < 0 ? -errno : 0;
+	close(fsfd);
+	if (err)
+		return err;
+	for (i = 0; i < ndirs && !err; i++)
+		err = holder_mkdirs(fd, dirs[i]);
+	if (!err && syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH, &ma, sizeof(ma)))
+		err = -errno;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+static int trigger_set(int fsfd, const char *key, const char *value)
+{
+	if (value)
+		return fsconfig(fsfd, FSCONFIG_SET_STRING, key, value, 0) ? -errno : 0;
+	return fsconfig(fsfd, FSCONFIG_SET_FLAG, key, NULL, 0) ? -errno : 0;
+}
+
+static void trigger_fserr(int fsfd, const struct am_trigger *tg, const char *what, int err)
+{
+	char msg[256];
+	ssize_t n = read(fsfd, msg, sizeof(msg) - 1);
+
+	msg[n > 0 ? n : 0] = '\0';
+	am_log(LOG_ERR, "autofsng trigger for %s (%s): %s: %s%s%s", tg->tg_map,
+	       tg->tg_key ? tg->tg_key : "indirect", what, strerror(-err),
+	       n > 0 ? ": " : "", msg);
+}
+
+int am_trigger_build(const struct am_trigger *tg)
+{
+	char neg[16], ttl[16];
+	const char *what;
+	int fsfd, fd, err;
+
+	fsfd = fsopen("autofsng", FSOPEN_CLOEXEC);
+	if (fsfd < 0) {
+		err = -errno;
+		am_log(LOG_ERR, "autofsng trigger for %s: fsopen(\"autofsng\"): %s%s", tg->tg_map,
+		       strerror(errno), errno == ENODEV ? " (kernel without autofsng)" : "");
+		return err;
+	}
+	snprintf(neg, sizeof(neg), "%u", tg->tg_negative_timeout);
+	snprintf(ttl, sizeof(ttl), "%u", tg->tg_cache_ttl);
+	err = trigger_set(fsfd, what = "source", tg->tg_map);
+	err = err ? err : trigger_set(fsfd, what = tg->tg_direct ? "direct" : "indirect", NULL);
+	err = err ? err : trigger_set(fsfd, what = tg->tg_browse ? "browse" : "nobrowse", NULL);
+	if (!err && tg->tg_key)
+		err = trigger_set(fsfd, what = "mapkey", tg->tg_key);
+	if (!err && tg->tg_offset)
+		err = trigger_set(fsfd, what = "mapoffset", tg->tg_offset);
+	if (!err && tg->tg_opt && *tg->tg_opt)
+		err = trigger_set(fsfd, what = "opt", tg->tg_opt);
+	err = err ? err : trigger_set(fsfd, what = "negative_timeout", neg);
+	err = err ? err : trigger_set(fsfd, what = "cache_ttl", ttl);
+	if (!err && fsconfig(fsfd, FSCONFIG_CMD_CREATE, NULL, NULL, 0))
+		err = -errno, what = "create";
+	if (err) {
+		trigger_fserr(fsfd, tg, what, err);
+		close(fsfd);
+		return err;
+	}
+	fd = fsmount(fsfd, FSMOUNT_CLOEXEC, 0);
+	err = fd < 0 ? -errno : 0;
+	if (err)
+		trigger_fserr(fsfd, tg, "fsmount", err);
+	close(fsfd);
+	return err ? err : fd;
+}
+
+int am_mount_attach(int fd, int dirfd)
+{
+	if (move_mount(fd, "", dirfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH))
+		return -errno;
+	return 0;
+}
+
+/*
+ * mountfd(2).  Syscall 451 is another call on kernels without the series
+ * (cachestat since 6.5): an answer that is not a new fd means "no mountfd".
+ */
+static int mountfd_open(int dirfd)
+{
+	long fd = syscall(__NR_mountfd, dirfd, MOUNTFD_CLOEXEC);
+	char link[64], target[64];
+	ssize_t n;
+
+	if (fd < 0)
+		return errno == ENOSYS || errno == EFAULT || errno == EINVAL ? -ENOSYS : -errno;
+	snprintf(link, sizeof(link), "/proc/self/fd/%ld", fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0 || fd == dirfd) {
+		if (fd != dirfd && fd > 2)
+			close((int)fd);
+		return -ENOSYS;
+	}
+	target[n] = '\0';
+	if (!strstr(target, "mountfd")) {
+		close((int)fd);
+		return -ENOSYS;
+	}
+	return (int)fd;
+}
+
+int am_expiry_set(struct am_ctx *ctx, int fd, unsigned int policy, unsigned int timeout)
+{
+	struct mountfd_expire me = {
+		.me_size = sizeof(me),
+		.me_policy = policy,
+		.me_timeout = timeout,
+	};
+	int mfd, err = 0;
+
+	mfd = mountfd_open(fd);
+	if (mfd == -ENOSYS) {
+		if (!ctx->ac_expiry_warned)
+			am_log(LOG_WARNING, "kernel has no mountfd: mounts made now never expire");
+		ctx->ac_expiry_warned = true;
+		return mfd;
+	}
+	if (mfd < 0)
+		return mfd;
+	if (ioctl(mfd, MOUNTFD_IOC_SETEXPIRE, &me))
+		err = -errno;
+	close(mfd);
+	return err;
+}
+
+int am_expiry_get(int dirfd, struct mountfd_expire *me)
+{
+	int mfd, err = 0;
+
+	mfd = mountfd_open(dirfd);
+	if (mfd < 0)
+		return mfd;
+	memset(me, 0, sizeof(*me));
+	me->me_size = sizeof(*me);
+	if (ioctl(mfd, MOUNTFD_IOC_GETEXPIRE, me))
+		err = -errno;
+	close(mfd);
+	return err;
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/* From a request to a parsed entry: key check, source chain, expansion, parse. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "am_lookup.h"
+#include "am_util.h"
+
+void am_resolved_free(struct am_resolved *rs)
+{
+	am_mopts_free(&rs->rs_mo);
+	am_entry_free(&rs->rs_entry);
+	free(rs->rs_text);
+	free(rs->rs_source);
+	memset(rs, 0, sizeof(*rs));
+}
+
+/* Returns: an am_exit code. */
+static int resolve_fetch(struct am_ctx *ctx, const struct am_request *rq,
+			 struct am_resolved *rs)
+{
+	struct am_chain ch;
+	const char *desc = NULL;
+	bool direct = rq->rq_key[0] == '/';
+	int err;
+
+	err = am_chain_init(ctx, rq->rq_map, rs->rs_mo.mo_argc,
+			    (const char *const *)rs->rs_mo.mo_argv, &ch);
+	if (err)
+		return err == -ENOMEM ? AM_EXIT_INTERNAL : AM_EXIT_USAGE;
+	err = am_chain_lookup(&ch, rq->rq_key, &rs->rs_text, &desc);
+	if ((err == -ENOENT || err == -EAGAIN) && !direct) {
+		int werr = am_chain_lookup(&ch, "*", &rs->rs_text, &desc);
+
+		if (!werr)
+			rs->rs_wildcard = true;
+		if (werr != -ENOENT || err == -ENOENT)
+			err = werr;
+	}
+	if (!err)
+		rs->rs_source = strdup(desc);
+	am_chain_free(&ch);
+	if (err == -ENOENT) {
+		am_log(LOG_INFO, "map %s: no entry for key %s", rq->rq_map, rq->rq_key);
+		return AM_EXIT_NOKEY;
+	}
+	if (err == -EAGAIN || (err && err != -ENOMEM)) {
+		am_log(LOG_ERR, "map %s: key %s: no entry found and a source was unavailable",
+		       rq->rq_map, rq->rq_key);
+		return AM_EXIT_UNAVAIL;
+	}
+	return err || !rs->rs_source ? AM_EXIT_INTERNAL : AM_EXIT_OK;
+}
+
+static int resolve_parse(const struct am_request *rq, struct am_resolved *rs)
+{
+	struct am_vars vars = { 0 };
+	char why[256] = "out of memory", *expanded = NULL;
+	size_t i;
+	int err;
+
+	err = am_vars_standard(&vars, rq->rq_uid, rq->rq_gid);
+	for (i = 0; !err && i < rs->rs_mo.mo_defines.av_n; i++)
+		err = am_vars_set(&vars, rs->rs_mo.mo_defines.av_name[i],
+				  rs->rs_mo.mo_defines.av_value[i]);
+	if (!err)
+		err = am_sun_expand(rs->rs_text, rq->rq_key, &vars, &expanded, why, sizeof(why));
+	if (!err)
+		err = am_sun_parse(expanded, rs->rs_mo.mo_mntopts, &rs->rs_entry, why, sizeof(why));
+	free(expanded);
+	am_vars_free(&vars);
+	if (err == -ENOMEM)
+		return AM_EXIT_INTERNAL;
+	if (err) {
+		am_log(LOG_ERR, "map %s (%s): key %s: malformed entry: %s", rq->rq_map,
+		       rs->rs_source, rq->rq_key, why);
+		return AM_EXIT_MALFORMED;
+	}
+	return AM_EXIT_OK;
+}
+
+int am_resolve(struct am_ctx *ctx, const struct am_request *rq, struct am_resolved *rs)
+{
+	const char *why;
+	char err[256];
+	int ret;
+
+	memset(rs, 0, sizeof(*rs));
+	why = am_key_invalid(rq->rq_key, rq->rq_key[0] == '/');
+	if (why) {
+		am_log(LOG_ERR, "map %s: refused key '%.100s': %s", rq->rq_map, rq->rq_key, why);
+		return AM_EXIT_NOKEY;
+	}
+	ret = am_mopts_parse(rq->rq_options, &rs->rs_mo, err, sizeof(err));
+	if (ret) {
+		if (ret == -EINVAL)
+			am_log(LOG_ERR, "map %s: options '%.100s': %s", rq->rq_map,
+			       rq->rq_options, err);
+		return ret == -EINVAL ? AM_EXIT_USAGE : AM_EXIT_INTERNAL;
+	}
+	rs->rs_timeout = rs->rs_mo.mo_timeout >= 0 ? (unsigned int)rs->rs_mo.mo_timeout :
+						     ctx->ac_conf.cf_timeout;
+	ret = resolve_fetch(ctx, rq, rs);
+	if (ret)
+		return ret;
+	return resolve_parse(rq, rs);
+}
+
+static bool offset_below(const char *t, const char *c)
+{
+	size_t n = strlen(t);
+
+	if (!strcmp(t, "/"))
+		return strcmp(c, "/") != 0;
+	return !strncmp(c, t, n) && c[n] == '/';
+}
+
+bool am_offset_child(const struct am_entry *e, const char *t, const char *c)
+{
+	const char *o;
+	size_t i;
+
+	if (!offset_below(t, c))
+		return false;
+	for (i = 0; i < e->en_nmnts; i++) {
+		o = e->en_mnts[i].mn_offset;
+		if (strcmp(o, c) && offset_below(t, o) && offset_below(o, c))
+			return false;
+	}
+	return true;
+}

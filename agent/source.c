@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * From a map name to the sources that hold it, and the services (struct
+ * am_host) the agent lends to its modules, "+include" lookups among them.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "am_agent.h"
+#include "am_util.h"
+
+static const char *host_conf_get(void *ctx, const char *section, const char *key)
+{
+	return am_conf_get(&((struct am_ctx *)ctx)->ac_conf, section, key);
+}
+
+static void host_log(void *ctx, int prio, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void host_log(void *ctx, int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)ctx;
+	va_start(ap, fmt);
+	am_vlog(prio, fmt, ap);
+	va_end(ap);
+}
+
+static bool include_active(struct am_ctx *ctx, const char *desc)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->ac_nincl; i++)
+		if (!strcmp(ctx->ac_incl[i], desc))
+			return true;
+	return false;
+}
+
+/* Returns: 0, or -ELOOP after logging why the source is skipped. */
+static int include_push(struct am_ctx *ctx, const char *desc)
+{
+	if (include_active(ctx, desc)) {
+		/* "+auto.master" inside /etc/auto.master means "the other sources" */
+		am_log(ctx->ac_nincl && !strcmp(ctx->ac_incl[ctx->ac_nincl - 1], desc) ?
+		       LOG_DEBUG : LOG_WARNING,
+		       "include loop: %s includes %s again, skipped",
+		       ctx->ac_incl[ctx->ac_nincl - 1], desc);
+		return -ELOOP;
+	}
+	if (ctx->ac_nincl == AM_INCLUDE_DEPTH) {
+		am_log(LOG_WARNING, "includes nested deeper than %d at %s, skipped",
+		       AM_INCLUDE_DEPTH, desc);
+		return -ELOOP;
+	}
+	ctx->ac_incl[ctx->ac_nincl++] = desc;
+	return 0;
+}
+
+static void include_pop(struct am_ctx *ctx)
+{
+	ctx->ac_nincl--;
+}
+
+static int host_include_lookup(void *vctx, const char *map, const char *key, char **entry)
+{
+	struct am_chain ch;
+	const char *desc;
+	int err;
+
+	err = am_chain_init(vctx, map, 0, NULL, &ch);
+	if (err)
+		return err == -ENOMEM ? err : -ENOENT;
+	err = am_chain_lookup(&ch, key, entry, &desc);
+	am_chain_free(&ch);
+	return err;
+}
+
+static int dir_filter(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && n > 7 && !strcmp(d->d_name + n - 7, ".autofs");
+}
+
+/* "+dir:/etc/auto.master.d": every *.autofs file there, in name order. */
+static int include_dir(void *vctx, const char *dir,
+		       int (*fn)(const char *, const char *, void *), void *arg)
+{
+	struct dirent **names;
+	struct am_chain ch;
+	char *spec;
+	int n, i, err = 0;
+
+	n = scandir(dir, &names, dir_filter, alphasort);
+	if (n < 0) {
+		am_log(LOG_WARNING, "include dir:%s: %s", dir, strerror(errno));
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		if (!err && asprintf(&spec, "file:%s/%s", dir, names[i]->d_name) >= 0) {
+			if (!am_chain_init(vctx, spec, 0, NULL, &ch)) {
+				err = am_chain_enumerate(&ch, fn, arg);
+				am_chain_free(&ch);
+			}
+			free(spec);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return err;
+}
+
+static int host_include_enumerate(void *vctx, const char *map,
+				  int (*fn)(const char *, const char *, void *), void *arg)
+{
+	struct am_chain ch;
+	int err;
+
+	if (am_startswith(map, "dir:"))
+		return include_dir(vctx, map + 4, fn, arg);
+
+	err = am_chain_init(vctx, map, 0, NULL, &ch);
+	if (err)
+		return err == -ENOMEM ? err : 0;
+	err = am_chain_enumerate(&ch, fn, arg);
+	am_chain_free(&ch);
+	return err;
+}
+
+int am_ctx_init(struct am_ctx *ctx)
+{
+	const char *env;
+	int err;
+
+	memset(ctx, 0, sizeof(*ctx));
+	err = am_conf_load(&ctx->ac_conf, NULL);
+	if (err)
+		return err;
+	env = getenv("AUTOFS_AGENT_NSSWITCH");
+	err = am_conf_nsswitch(&ctx->ac_conf, env && *env ? env : AM_NSSWITCH_DEFAULT);
+	if (err)
+		return err;
+	env = getenv("AUTOFS_AGENT_MODULE_DIR");
+	if (env && *env)
+		ctx->ac_modpath = env;
+	else if (ctx->ac_conf.cf_module_dir)
+		ctx->ac_modpath = ctx->ac_conf.cf_module_dir;
+	else
+		ctx->ac_modpath = MODULEDIR;
+	ctx->ac_host.ah_size = sizeof(ctx->ac_host);
+	ctx->ac_host.ah_ctx = ctx;
+	ctx->ac_host.ah_conf_get = host_conf_get;
+	ctx->ac_host.ah_log = host_log;
+	ctx->ac_host.ah_include_lookup = host_include_lookup;
+	ctx->ac_host.ah_include_enumerate = host_include_enumerate;
+	return 0;
+}
+
+void am_ctx_free(struct am_ctx *ctx)
+{
+	am_module_unload_all(ctx);
+	am_conf_free(&ctx->ac_conf);
+}
+
+static int chain_add(struct am_chain *ch, const char *type, const char *name)
+{
+	struct am_source *s;
+
+	if (ch->ch_n == AM_MAX_SOURCES)
+		return 0;
+	s = &ch->ch_src[ch->ch_n++];
+	memset(s, 0, sizeof(*s));
+	s->so_type = strdup(type);
+	s->so_name = strdup(name);
+	if (!s->so_type || !s->so_name || asprintf(&s->so_desc, "%s:%s", type, name) < 0) {
+		s->so_desc = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A file source: NAME under map_dir unless absolute; executable = program map. */
+static int chain_add_file(struct am_chain *ch, const char *name, bool explicit_type)
+{
+	const char *dir = ch->ch_ctx->ac_conf.cf_map_dir;
+	struct stat st;
+	char *path;
+	int err;
+
+	if (name[0] == '/')
+		path = strdup(name);
+	else if (asprintf(&path, "%s/%s", dir ? dir : "/etc", name) < 0)
+		path = NULL;
+	if (!path)
+		return -ENOMEM;
+	if (!explicit_type && !stat(path, &st) && S_ISREG(st.st_mode) &&
+	    (st.st_mode & 0111))
+		err = chain_add(ch, "program", path);
+	else
+		err = chain_add(ch, "file", path);
+	free(path);
+	return err;
+}
+
+int am_chain_init(struct am_ctx *ctx, const char *spec, int argc,
+		  const char *const *argv, struct am_chain *ch)
+{
+	struct am_mapspec ms;
+	const char *src;
+	size_t i;
+	int err;
+
+	memset(ch, 0, sizeof(*ch));
+	ch->ch_ctx = ctx;
+	ch->ch_argc = argc;
+	ch->ch_argv = argv;
+	err = am_mapspec_parse(spec, &ms);
+	if (err == -EINVAL)
+		am_log(LOG_ERR, "map '%.100s': unknown map type or format", spec);
+	if (err)
+		return err;
+	if (ms.ms_type && !strcmp(ms.ms_type, "file"))
+		err = chain_add_file(ch, ms.ms_name, true);
+	else if (ms.ms_type)
+		err = chain_add(ch, ms.ms_type, ms.ms_name);
+	else if (ms.ms_name[0] == '/')
+		err = chain_add_file(ch, ms.ms_name, false);
+	for (i = 0; !ms.ms_type && ms.ms_name[0] != '/' &&
+		    i < ctx->ac_conf.cf_nsources && !err; i++) {
+		src = ctx->ac_conf.cf_sources[i];
+		if (!strcmp(src, "files"))
+			err = chain_add_file(ch, ms.ms_name, false);
+		else
+			err = chain_add(ch, src, ms.ms_name);
+	}
+	am_mapspec_free(&ms);
+	if (err)
+		am_chain_free(ch);
+	return err;
+}
+
+void am_chain_free(struct am_chain *ch)
+{
+	struct am_source *s;
+	size_t i;
+
+	for (i = 0; i < ch->ch_n; i++) {
+		s = &ch->ch_src[i];
+		if (s->so_state == 1)
+			s->so_ops->close(s->so_map);
+		free(s->so_type);
+		free(s->so_name);
+		free(s->so_desc);
+	}
+	memset(ch, 0, sizeof(*ch));
+}
+
+/* Returns: 0 (open), -ENOENT (no such map here), -EAGAIN, -errno. */
+static int source_open(struct am_chain *ch, struct am_source *s)
+{
+	struct am_map_args args = {
+		.ma_size = sizeof(args),
+		.ma_name = s->so_name,
+		.ma_argc = ch->ch_argc,
+		.ma_argv = ch->ch_argv,
+		.ma_host = &ch->ch_ctx->ac_host,
+	};
+	const void *ops;
+	int err;
+
+	if (s->so_state)
+		return s->so_state > 0 ? 0 : s->so_state;
+	err = am_module_load(ch->ch_ctx, AM_MODULE_MAP, s->so_type, &ops);
+	if (err) {
+		s->so_state = -EAGAIN;
+		return s->so_state;
+	}
+	s->so_ops = ops;
+	err = s->so_ops->open(&s->so_map, &args);
+	if (err && err != -ENOENT && err != -EAGAIN)
+		am_log(LOG_ERR, "map %s: cannot open: %s", s->so_desc, strerror(-err));
+	s->so_state = err ? err : 1;
+	return err;
+}
+
+int am_chain_lookup(struct am_chain *ch, const char *key, char **entry,
+		    const char **desc)
+{
+	struct am_source *s;
+	bool unavailable = false;
+	size_t i;
+	int err;
+
+	for (i = 0; i < ch->ch_n; i++) {
+		s = &ch->ch_src[i];
+		err = include_push(ch->ch_ctx, s->so_desc);
+		if (err)
+			continue;
+		err = source_open(ch, s);
+		if (!err)
+			err = s->so_ops->lookup(s->so_map, key, entry);
+		include_pop(ch->ch_ctx);
+		if (!err) {
+			*desc = s->so_desc;
+			return 0;
+		}
+		if (err == -ENOMEM)
+			return err;
+		if (err != -ENOENT) {
+			am_log(LOG_DEBUG, "map %s: key %s: %s", s->so_desc, key, strerror(-err));
+			unavailable = true;
+		}
+	}
+	return unavailable ? -EAGAIN : -ENOENT;
+}
+
+int am_chain_enumerate(struct am_chain *ch, am_key_fn fn, void *arg)
+{
+	struct am_source *s;
+	size_t i;
+	int err;
+
+	for (i = 0; i < ch->ch_n; i++) {
+		s = &ch->ch_src[i];
+		if (include_push(ch->ch_ctx, s->so_desc))
+			continue;
+		err = source_open(ch, s);
+		if (!err && s->so_ops->enumerate)
+			err = s->so_ops->enumerate(s->so_map, fn, arg);
+		include_pop(ch->ch_ctx);
+		if (err == -ENOENT || err == -EAGAIN)
+			continue;
+		if (err)
+			return err;
+	}
+	return 0;
+}

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `autofs start`, `stop` and `status`: the autofsng triggers of the master map. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "am_lookup.h"
+#include "am_mount.h"
+#include "am_mountinfo.h"
+#include "am_util.h"
+
+static int mkdir_p(const char *path)
+{
+	char *p = strdup(path), *s;
+	int err = 0;
+
+	if (!p)
+		return -ENOMEM;
+	for (s = strchr(p + 1, '/'); ; s = strchr(s + 1, '/')) {
+		if (s)
+			*s = '\0';
+		if (mkdir(p, 0755) && errno != EEXIST) {
+			err = -errno;
+			break;
+		}
+		if (!s)
+			break;
+		*s = '/';
+	}
+	free(p);
+	return err;
+}
+
+/* Mount one trigger at PATH unless one is there.  Returns: 0, 1 (already), -errno. */
+static int start_trigger(const struct am_mounts *ms, const char *path,
+			 const struct am_trigger *tg)
+{
+	const struct am_mi *mi = am_mounts_at(ms, path);
+	int fd, dirfd, err;
+
+	if (mi && !strcmp(mi->mi_fstype, "autofsng"))
+		return 1;
+	err = mkdir_p(path);
+	if (err) {
+		am_log(LOG_ERR, "start %s: creating the mount point: %s", path, strerror(-err));
+		return err;
+	}
+	fd = am_trigger_build(tg);
+	if (fd < 0)
+		return fd;
+	dirfd = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	err = dirfd < 0 ? -errno : am_mount_attach(fd, dirfd);
+	if (err)
+		am_log(LOG_ERR, "start %s: attaching the trigger: %s", path, strerror(-err));
+	if (dirfd >= 0)
+		close(dirfd);
+	close(fd);
+	return err;
+}
+
+struct start_direct {
+	const struct am_mounts *sd_ms;
+	struct am_trigger sd_tg;
+	unsigned int sd_ok, sd_failed, sd_already;
+};
+
+static int start_direct_key(const char *key, const char *entry, void *arg)
+{
+	struct start_direct *sd = arg;
+	int err;
+
+	(void)entry;
+	if (am_key_invalid(key, true)) {
+		am_log(LOG_ERR, "direct map %s: key '%.100s' is not a clean absolute path, skipped",
+		       sd->sd_tg.tg_map, key);
+		sd->sd_failed++;
+		return 0;
+	}
+	sd->sd_tg.tg_key = key;
+	err = start_trigger(sd->sd_ms, key, &sd->sd_tg);
+	if (err == 1)
+		sd->sd_already++;
+	else if (err)
+		sd->sd_failed++;
+	else
+		sd->sd_ok++;
+	return 0;
+}
+
+/* Returns: 0, or 1 when some trigger of ME failed. */
+static int start_entry(struct am_ctx *ctx, const struct am_mounts *ms,
+		       const struct am_master_entry *me)
+{
+	struct start_direct sd = { .sd_ms = ms };
+	struct am_mopts mo;
+	struct am_chain ch;
+	char why[256];
+	int err;
+
+	err = am_mopts_parse(me->me_options, &mo, why, sizeof(why));
+	if (err) {
+		am_log(LOG_ERR, "start %s: options: %s", me->me_path, why);
+		return 1;
+	}
+	sd.sd_tg = (struct am_trigger) {
+		.tg_map = me->me_map,
+		.tg_browse = mo.mo_browse >= 0 ? mo.mo_browse : ctx->ac_conf.cf_browse,
+		.tg_opt = me->me_options,
+		.tg_negative_timeout = mo.mo_negative_timeout >= 0 ?
+			(unsigned int)mo.mo_negative_timeout : ctx->ac_conf.cf_negative_timeout,
+		.tg_cache_ttl = ctx->ac_conf.cf_cache_ttl,
+	};
+	if (strcmp(me->me_path, "/-")) {
+		err = start_trigger(ms, me->me_path, &sd.sd_tg);
+		if (err >= 0)
+			printf("%s %s: %s (%s)\n", err ? "running" : "started", me->me_path,
+			       me->me_map, sd.sd_tg.tg_browse ? "browse" : "nobrowse");
+		am_mopts_free(&mo);
+		return err < 0;
+	}
+	sd.sd_tg.tg_direct = true;
+	sd.sd_tg.tg_browse = false;
+	err = am_chain_init(ctx, me->me_map, mo.mo_argc, (const char *const *)mo.mo_argv, &ch);
+	if (!err) {
+		err = am_chain_enumerate(&ch, start_direct_key, &sd);
+		am_chain_free(&ch);
+	}
+	printf("direct map %s: %u started, %u running, %u failed\n", me->me_map,
+	       sd.sd_ok, sd.sd_already, sd.sd_failed);
+	am_mopts_free(&mo);
+	return err || sd.sd_failed;
+}
+
+int am_cmd_start(struct am_ctx *ctx, const char *master)
+{
+	struct am_mounts ms;
+	struct am_master m;
+	size_t i, failed = 0;
+	int err;
+
+	if (!master)
+		master = ctx->ac_conf.cf_master ? ctx->ac_conf.cf_master : "auto.master";
+	err = am_master_read(ctx, master, &m);
+	if (err) {
+		am_log(LOG_ERR, "start: master map %s: %s", master,
+		       err == -ENOENT ? "not found in any source" : strerror(-err));
+		am_master_free(&m);
+		return err == -ENOENT ? AM_EXIT_USAGE : AM_EXIT_UNAVAIL;
+	}
+	err = am_mounts_read(&ms);
+	if (err) {
+		am_log(LOG_ERR, "start: reading the mount table: %s", strerror(-err));
+		am_master_free(&m);
+		return AM_EXIT_INTERNAL;
+	}
+	for (i = 0; i < m.m_n; i++)
+		failed += (size_t)start_entry(ctx, &ms, &m.m_entries[i]);
+	am_mounts_free(&ms);
+	am_master_free(&m);
+	if (failed)
+		am_log(LOG_ERR, "start: %zu of the master map's entries failed", failed);
+	return failed ? AM_EXIT_PARTIAL : AM_EXIT_OK;
+}
+
+/* Top-level triggers only: those inside an automounted tree go with it. */
+static bool is_trigger(const struct am_mounts *ms, const struct am_mi *mi)
+{
+	return !strcmp(mi->mi_fstype, "autofsng") && !am_mounts_nested(ms, mi);
+}
+
+int am_cmd_stop(struct am_ctx *ctx)
+{
+	struct am_mounts ms;
+	size_t i, busy = 0, stopped = 0;
+	const struct am_mi *mi;
+	int err;
+
+	(void)ctx;
+	err = am_mounts_read(&ms);
+	if (err) {
+		am_log(LOG_ERR, "stop: reading the mount table: %s", strerror(-err));
+		return AM_EXIT_INTERNAL;
+	}
+	/* deepest first: a direct trigger may sit inside an indirect one */
+	for (i = ms.ms_n; i-- > 0;) {
+		mi = &ms.ms_v[i];
+		if (!is_trigger(&ms, mi))
+			continue;
+		if (!umount2(mi->mi_path, UMOUNT_NOFOLLOW)) {
+			printf("stopped %s (%s)\n", mi->mi_path, mi->mi_source);
+			stopped++;
+			continue;
+		}
+		printf("busy %s (%s): %s\n", mi->mi_path, mi->mi_source, strerror(errno));
+		busy++;
+	}
+	am_mounts_free(&ms);
+	if (busy)
+		am_log(LOG_WARNING, "stop: %zu triggers stopped, %zu busy left", stopped, busy);
+	return busy ? AM_EXIT_PARTIAL : AM_EXIT_OK;
+}
+
+/* ---- status ---------------------------------------------------------- */
+
+static bool mi_below(const struct am_mounts *ms, const struct am_mi *mi, int id)
+{
+	const struct am_mi *p = mi;
+	size_t depth = 0;
+
+	while ((p = am_mounts_id(ms, p->mi_parent)) && depth++ < ms->ms_n) {
+		if (p->mi_id == id)
+			return true;
+		if (p->mi_id == p->mi_parent)
+			break;
+	}
+	return false;
+}
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", *s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+static void status_mount(const struct am_mi *mi, bool json, bool *first)
+{
+	struct mountfd_expire me;
+	int fd, err;
+
+	fd = open(mi->mi_path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	err = fd < 0 ? -errno : am_expiry_get(fd, &me);
+	if (fd >= 0)
+		close(fd);
+	if (!json) {
+		printf("  %-30s %-8s %-30s ", mi->mi_path, mi->mi_fstype, mi->mi_source);
+		if (err)
+			printf("expiry unknown (%s)\n", strerror(-err));
+		else if (me.me_policy == MOUNTFD_EXPIRE_NONE)
+			printf("never expires\n");
+		else
+			printf("expires in %u s of %u s%s\n", me.me_remaining, me.me_timeout,
+			       me.me_policy == MOUNTFD_EXPIRE_SUBTREE ? " (subtree)" : "");
+		return;
+	}
+	printf("%s\n    {\"path\": ", *first ? "" : ",");
+	*first = false;
+	json_str(mi->mi_path);
+	printf(", \"fstype\": ");
+	json_str(mi->mi_fstype);
+	printf(", \"source\": ");
+	json_str(mi->mi_source);
+	if (err)
+		printf(", \"expire\": null}");
+	else
+		printf(", \"expire\": {\"policy\": %u, \"timeout\": %u, \"remaining\": %u}}",
+		       me.me_policy, me.me_timeout, me.me_remaining);
+}
+
+static void status_trigger(const struct am_mounts *ms, const struct am_mi *t, bool json,
+			   bool first_trigger)
+{
+	bool first = true;
+	size_t i;
+
+	if (json) {
+		printf("%s\n  {\"trigger\": ", first_trigger ? "" : ",");
+		json_str(t->mi_path);
+		printf(", \"map\": ");
+		json_str(t->mi_source);
+		printf(", \"options\": ");
+		json_str(t->mi_opts);
+		printf(", \"mounts\": [");
+	} else {
+		printf("%s %s %s\n", t->mi_path, t->mi_source, t->mi_opts);
+	}
+	for (i = 0; i < ms->ms_n; i++)
+		if (strcmp(ms->ms_v[i].mi_fstype, "autofsng") && mi_below(ms, &ms->ms_v[i], t->mi_id))
+			status_mount(&ms->ms_v[i], json, &first);
+	if (json)
+		printf("]}");
+}
+
+int am_cmd_status(struct am_ctx *ctx, bool json)
+{
+	struct am_mounts ms;
+	bool first = true;
+	size_t i, n = 0;
+	int err;
+
+	(void)ctx;
+	err = am_mounts_read(&ms);
+	if (err) {
+		am_log(LOG_ERR, "status: reading the mount table: %s", strerror(-err));
+		return AM_EXIT_INTERNAL;
+	}
+	if (json)
+		printf("{\"triggers\": [");
+	for (i = 0; i < ms.ms_n; i++) {
+		if (!is_trigger(&ms, &ms.ms_v[i]))
+			continue;
+		status_trigger(&ms, &ms.ms_v[i], json, first);
+		first = false;
+		n++;
+	}
+	if (json)
+		printf("\n]}\n");
+	else if (!n)
+		printf("no autofsng triggers\n");
+	am_mounts_free(&ms);
+	return AM_EXIT_OK;
+}

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/* String buffer, logging and small helpers of the agent core. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "am_util.h"
+
+static bool am_buf_grow(struct am_buf *b, size_t more)
+{
+	size_t cap;
+	char *s;
+
+	if (b->ab_oom)
+		return false;
+	if (b->ab_len + more + 1 <= b->ab_cap)
+		return true;
+	cap = b->ab_cap ? b->ab_cap : 64;
+	while (cap < b->ab_len + more + 1)
+		cap *= 2;
+	s = realloc(b->ab_s, cap);
+	if (!s) {
+		b->ab_oom = true;
+		return false;
+	}
+	b->ab_s = s;
+	b->ab_cap = cap;
+	return true;
+}
+
+void am_buf_putn(struct am_buf *b, const char *s, size_t n)
+{
+	if (!am_buf_grow(b, n))
+		return;
+	memcpy(b->ab_s + b->ab_len, s, n);
+	b->ab_len += n;
+	b->ab_s[b->ab_len] = '\0';
+}
+
+void am_buf_putc(struct am_buf *b, char c)
+{
+	am_buf_putn(b, &c, 1);
+}
+
+void am_buf_puts(struct am_buf *b, const char *s)
+{
+	am_buf_putn(b, s, strlen(s));
+}
+
+void am_buf_printf(struct am_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !am_buf_grow(b, (size_t)n))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->ab_s + b->ab_len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->ab_len += (size_t)n;
+}
+
+char *am_buf_steal(struct am_buf *b)
+{
+	char *s;
+
+	if (!b->ab_oom && !b->ab_s)
+		am_buf_grow(b, 0);
+	if (b->ab_oom) {
+		am_buf_free(b);
+		return NULL;
+	}
+	b->ab_s[b->ab_len] = '\0';
+	s = b->ab_s;
+	memset(b, 0, sizeof(*b));
+	return s;
+}
+
+void am_buf_reset(struct am_buf *b)
+{
+	b->ab_len = 0;
+	if (b->ab_s)
+		b->ab_s[0] = '\0';
+}
+
+void am_buf_free(struct am_buf *b)
+{
+	free(b->ab_s);
+	memset(b, 0, sizeof(*b));
+}
+
+static int log_level = LOG_NOTICE;
+static bool log_stderr = true;
+static bool log_syslog;
+
+void am_log_setup(int level, bool to_stderr, bool to_syslog)
+{
+	log_level = level;
+	log_stderr = to_stderr;
+	if (to_syslog && !log_syslog)
+		openlog("autofs", LOG_PID, LOG_DAEMON);
+	log_syslog = to_syslog;
+}
+
+int am_log_level(const char *name)
+{
+	static const struct { const char *n; int l; } levels[] = {
+		{ "emerg", LOG_EMERG }, { "alert", LOG_ALERT },
+		{ "crit", LOG_CRIT }, { "err", LOG_ERR }, { "error", LOG_ERR },
+		{ "warning", LOG_WARNING }, { "warn", LOG_WARNING },
+		{ "notice", LOG_NOTICE }, { "info", LOG_INFO },
+		{ "debug", LOG_DEBUG },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+		if (!strcmp(levels[i].n, name))
+			return levels[i].l;
+	return -1;
+}
+
+void am_vlog(int prio, const char *fmt, va_list ap)
+{
+	va_list ap2;
+
+	if (prio > log_level)
+		return;
+	if (log_syslog) {
+		va_copy(ap2, ap);
+		vsyslog(prio, fmt, ap2);
+		va_end(ap2);
+	}
+	if (log_stderr) {
+		char line[1024];
+
+		vsnprintf(line, sizeof(line), fmt, ap);
+		fprintf(stderr, "autofs: %s\n", line);
+	}
+}
+
+void am_log(int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	am_vlog(prio, fmt, ap);
+	va_end(ap);
+}
+
+char *am_strndup(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+
+	if (!d)
+		return NULL;
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+bool am_startswith(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+long long am_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int am_read_file(const char *path, size_t max, char **data, size_t *len)
+{
+	struct am_buf b = { 0 };
+	char chunk[65536];
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		if (b.ab_len + (size_t)n > max) {
+			err = -EFBIG;
+			break;
+		}
+		am_buf_putn(&b, chunk, (size_t)n);
+	}
+	close(fd);
+	if (err) {
+		am_buf_free(&b);
+		return err;
+	}
+	*len = b.ab_len;
+	*data = am_buf_steal(&b);
+	return *data ? 0 : -ENOMEM;
+}

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The program map backend: run the map with the key as its only argument;
+ * what it prints on stdout is the entry.  Bounded in time (program_timeout)
+ * and in output (program_max_output); its stderr goes to the log.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "am_module.h"
+
+struct am_map {
+	char *pm_path;
+	const struct am_host *pm_host;
+	long pm_timeout_ms;
+	size_t pm_max_output;
+};
+
+struct prog_run {
+	char *pr_out;
+	size_t pr_len;
+	char pr_err[512];	/* current stderr line */
+	size_t pr_errlen;
+	unsigned int pr_errlines;
+	bool pr_flood;
+};
+
+#define prog_log(map, prio, ...) \
+	(map)->pm_host->ah_log((map)->pm_host->ah_ctx, prio, __VA_ARGS__)
+
+static long prog_conf_num(const struct am_host *h, const char *key, long def)
+{
+	const char *v = h->ah_conf_get(h->ah_ctx, "general", key);
+
+	return v ? strtol(v, NULL, 10) : def;
+}
+
+static int prog_open(struct am_map **mapp, const struct am_map_args *args)
+{
+	struct am_map *map;
+
+	if (access(args->ma_name, X_OK))
+		return errno == ENOENT ? -ENOENT : -EAGAIN;
+	map = calloc(1, sizeof(*map));
+	if (!map)
+		return -ENOMEM;
+	map->pm_path = strdup(args->ma_name);
+	if (!map->pm_path) {
+		free(map);
+		return -ENOMEM;
+	}
+	map->pm_host = args->ma_host;
+	map->pm_timeout_ms = prog_conf_num(map->pm_host, "program_timeout", 10) * 1000;
+	map->pm_max_output = (size_t)prog_conf_num(map->pm_host, "program_max_output", 65536);
+	*mapp = map;
+	return 0;
+}
+
+static long long prog_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void prog_child(const char *path, const char *key, int out, int err)
+{
+	static char *const envp[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL };
+	int devnull;
+
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	devnull = open("/dev/null", O_RDONLY);
+	if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+		_exit(127);
+	closefrom(3);
+	execle(path, path, key, (char *)NULL, envp);
+	_exit(127);
+}
+
+/* Log complete stderr lines of the map; at most 20 per run. */
+static void prog_stderr(struct am_map *map, struct prog_run *r, const char *buf,
+			size_t n, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (buf[i] != '\n' && r->pr_errlen < sizeof(r->pr_err) - 1) {
+			r->pr_err[r->pr_errlen++] = buf[i];
+			continue;
+		}
+		if (buf[i] != '\n')
+			continue;
+		r->pr_err[r->pr_errlen] = '\0';
+		if (r->pr_errlines++ < 20)
+			prog_log(map, LOG_WARNING, "program map %s: key %s: stderr: %s",
+				 map->pm_path, key, r->pr_err);
+		r->pr_errlen = 0;
+	}
+}
+
+static int prog_stdout(struct am_map *map, struct prog_run *r, const char *buf, size_t n)
+{
+	char *p;
+
+	if (r->pr_len + n > map->pm_max_output) {
+		r->pr_flood = true;
+		return -EMSGSIZE;
+	}
+	p = realloc(r->pr_out, r->pr_len + n + 1);
+	if (!p)
+		return -ENOMEM;
+	memcpy(p + r->pr_len, buf, n);
+	r->pr_out = p;
+	r->pr_len += n;
+	p[r->pr_len] = '\0';
+	return 0;
+}
+
+/* Read both pipes until EOF, deadline or too much output.  Returns: 0, -errno. */
+static int prog_collect(struct am_map *map, struct prog_run *r, int out, int err,
+			const char *key)
+{
+	struct pollfd pfd[2] = { { .fd = out, .events = POLLIN }, { .fd = err, .events = POLLIN } };
+	long long deadline = prog_now_ms() + map->pm_timeout_ms;
+	char buf[8192];
+	ssize_t n;
+	int i, ret;
+
+	while (pfd[0].fd >= 0 || pfd[1].fd >= 0) {
+		long long left = deadline - prog_now_ms();
+
+		if (left <= 0)
+			return -ETIMEDOUT;
+		ret = poll(pfd, 2, (int)left);
+		if (ret < 0 && errno != EINTR)
+			return -errno;
+		for (i = 0; i < 2 && ret > 0; i++) {
+			if (pfd[i].fd < 0 || !pfd[i].revents)
+				continue;
+			n = read(pfd[i].fd, buf, sizeof(buf));
+			if (n <= 0) {
+				pfd[i].fd = -1;
+				continue;
+			}
+			if (i == 1) {
+				prog_stderr(map, r, buf, (size_t)n, key);
+				continue;
+			}
+			ret = prog_stdout(map, r, buf, (size_t)n);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* Continuation lines joined, newlines become blanks, trailing blanks cut. */
+static void prog_tidy(char *s)
+{
+	char *d = s, *p;
+
+	for (p = s; *p; p++) {
+		if (*p == '\\' && p[1] == '\n') {
+			p++;
+			continue;
+		}
+		*d++ = *p == '\n' ? ' ' : *p;
+	}
+	while (d > s && (d[-1] == ' ' || d[-1] == '\t'))
+		d--;
+	*d = '\0';
+}
+
+static int prog_finish(struct am_map *map, struct prog_run *r, pid_t pid, int ret,
+		       const char *key, char **entry)
+{
+	int status = 0;
+
+	if (ret) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (ret == -ETIMEDOUT) {
+		prog_log(map, LOG_ERR, "program map %s: key %s: no answer within %ld s, killed",
+			 map->pm_path, key, map->pm_timeout_ms / 1000);
+		return -EAGAIN;
+	}
+	if (ret == -EMSGSIZE) {
+		prog_log(map, LOG_ERR, "program map %s: key %s: more than %zu bytes of output, killed",
+			 map->pm_path, key, map->pm_max_output);
+		return -EIO;
+	}
+	if (ret)
+		return ret;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		prog_log(map, LOG_DEBUG, "program map %s: key %s: exit status %d",
+			 map->pm_path, key, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		return -ENOENT;
+	}
+	if (!r->pr_out || memchr(r->pr_out, '\0', r->pr_len)) {
+		if (r->pr_out)
+			prog_log(map, LOG_ERR, "program map %s: key %s: NUL byte in output",
+				 map->pm_path, key);
+		return -ENOENT;
+	}
+	prog_tidy(r->pr_out);
+	if (!*r->pr_out)
+		return -ENOENT;
+	*entry = r->pr_out;
+	r->pr_out = NULL;
+	return 0;
+}
+
+static int prog_lookup(struct am_map *map, const char *key, char **entry)
+{
+	struct prog_run r = { 0 };
+	int out[2], err[2], ret;
+	pid_t pid;
+
+	if (pipe2(out, O_CLOEXEC))
+		return -errno;
+	if (pipe2(err, O_CLOEXEC)) {
+		ret = -errno;
+		goto close_out;
+	}
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		goto close_err;
+	}
+	if (pid == 0)
+		prog_child(map->pm_path, key, out[1], err[1]);
+	close(out[1]);
+	close(err[1]);
+	out[1] = err[1] = -1;
+	ret = prog_collect(map, &r, out[0], err[0], key);
+	ret = prog_finish(map, &r, pid, ret, key, entry);
+	free(r.pr_out);
+close_err:
+	close(err[0]);
+	if (err[1] >= 0)
+		close(err[1]);
+close_out:
+	close(out[0]);
+	if (out[1] >= 0)
+		close(out[1]);
+	return ret;
+}
+
+static void prog_close(struct am_map *map)
+{
+	free(map->pm_path);
+	free(map);
+}
+
+const struct am_map_ops am_map_module = {
+	.abi = AM_MAP_ABI,
+	.size = sizeof(struct am_map_ops),
+	.name = "program",
+	.open = prog_open,
+	.lookup = prog_lookup,
+	.enumerate = NULL,
+	.close = prog_close,
+};

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bind mount module: a detached clone of a local directory (open_tree
+ * with OPEN_TREE_CLONE), "rbind" for the whole subtree, with the per-mount
+ * flags of the options.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "am_mntattr.h"
+#include "am_module.h"
+
+struct bind_opts {
+	const struct am_mount_req *req;
+	bool recursive;
+};
+
+static int bind_opt(const char *opt, void *arg)
+{
+	struct bind_opts *bo = arg;
+	const struct am_host *h = bo->req->mr_host;
+
+	if (!strcmp(opt, "rbind")) {
+		bo->recursive = true;
+		return 0;
+	}
+	if (!strcmp(opt, "bind"))
+		return 0;
+	h->ah_log(h->ah_ctx, LOG_WARNING, "bind mount of %s: option '%s' ignored",
+		  bo->req->mr_locs[0].al_path, opt);
+	return 0;
+}
+
+static int bind_mount(const struct am_mount_req *req)
+{
+	struct bind_opts bo = { .req = req };
+	const struct am_host *h = req->mr_host;
+	const char *path;
+	uint64_t attr;
+	struct stat st;
+	int fd, err;
+
+	if (req->mr_nlocs < 1)
+		return -EINVAL;
+	/* replicated local locations: the first one that exists */
+	path = req->mr_locs[0].al_path;
+	for (size_t i = 0; i < req->mr_nlocs; i++) {
+		if (req->mr_locs[i].al_host || req->mr_locs[i].al_path[0] != '/')
+			continue;
+		path = req->mr_locs[i].al_path;
+		if (!stat(path, &st))
+			break;
+	}
+	if (path[0] != '/') {
+		h->ah_log(h->ah_ctx, LOG_ERR, "bind mount: '%s' is not an absolute path", path);
+		return -EINVAL;
+	}
+	err = am_mntattr_split(req->mr_options, &attr, bind_opt, &bo);
+	if (err)
+		return err;
+	fd = open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+		       (bo.recursive ? AT_RECURSIVE : 0));
+	if (fd < 0) {
+		err = -errno;
+		h->ah_log(h->ah_ctx, LOG_ERR, "bind mount of %s: open_tree: %s", path, strerror(errno));
+		return err;
+	}
+	err = am_mntattr_apply(fd, attr);
+	if (err) {
+		h->ah_log(h->ah_ctx, LOG_ERR, "bind mount of %s: mount_setattr: %s", path, strerror(-err));
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+static const char *const bind_fstypes[] = { "bind", "rbind", NULL };
+
+const struct am_mount_ops am_mount_module = {
+	.abi = AM_MOUNT_ABI,
+	.size = sizeof(struct am_mount_ops),
+	.name = "bind",
+	.fstypes = bind_fstypes,
+	.mount = bind_mount,
+};
