@@ -20,8 +20,11 @@ struct am_maptext {
 	unsigned int mt_recline;	/* first line of the last record */
 	struct am_buf mt_key;		/* unquoted key */
 	struct am_buf mt_entry;		/* entry text, quotes kept */
+	struct am_buf mt_linebuf;	/* the logical line being split */
 	void (*mt_warn)(void *arg, unsigned int line, const char *msg);
 	void *mt_arg;
+	/* when set, mt_entry is left empty for other keys (not includes) */
+	const char *mt_want;
 };
 
 void am_maptext_init(struct am_maptext *mt, const char *text, size_t len);

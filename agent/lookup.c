@@ -166,12 +166,30 @@ static int plan_open_dir(int rootfd, const char *rel)
 	return fd < 0 ? -errno : (int)fd;
 }
 
+/*
+ * Expiry (Documentation/filesystems/expire_semantics.rst): a single mount and
+ * the root of a multi-mount are EXPIRE with the map's timeout; an offset
+ * mount and every trigger below a root are SUBTREEEXPIRE, so the tree goes
+ * as one.  A timeout of 0 means never: nothing is set.
+ */
+static void plan_expiry(struct am_ctx *ctx, const struct am_request *rq, int fd,
+			unsigned int policy, unsigned int timeout)
+{
+	int err;
+
+	if (!timeout)
+		return;
+	err = am_expiry_set(ctx, fd, policy, policy == MOUNTFD_EXPIRE_SUBTREE ? 0 : timeout);
+	if (err && err != -ENOSYS)
+		am_log(LOG_WARNING, "map %s: key %s: setting expiry: %s", rq->rq_map,
+		       rq->rq_key, strerror(-err));
+}
+
 /* Attach target then triggers; set expiry.  Returns: an am_exit code. */
 static int plan_attach(struct am_ctx *ctx, const struct am_request *rq,
 		       const struct am_resolved *rs, struct lookup_plan *lp, int mountfd)
 {
-	unsigned int policy = rs->rs_entry.en_multi ? MOUNTFD_EXPIRE_SUBTREE :
-						      MOUNTFD_EXPIRE_MOUNT;
+	bool offset = strcmp(lp->lp_offset, "/") != 0;
 	int err, dirfd;
 	size_t i;
 
@@ -181,6 +199,8 @@ static int plan_attach(struct am_ctx *ctx, const struct am_request *rq,
 		       rq->rq_key, strerror(-err));
 		return AM_EXIT_MOUNT;
 	}
+	plan_expiry(ctx, rq, lp->lp_fd, offset ? MOUNTFD_EXPIRE_SUBTREE : MOUNTFD_EXPIRE_MOUNT,
+		    rs->rs_timeout);
 	for (i = 0; i < lp->lp_nkids; i++) {
 		if (lp->lp_kidfd[i] < 0)
 			continue;
@@ -188,14 +208,13 @@ static int plan_attach(struct am_ctx *ctx, const struct am_request *rq,
 		err = dirfd < 0 ? dirfd : am_mount_attach(lp->lp_kidfd[i], dirfd);
 		if (dirfd >= 0)
 			close(dirfd);
-		if (err)
+		if (err) {
 			am_log(LOG_ERR, "map %s: key %s: offset %s: %s", rq->rq_map, rq->rq_key,
 			       lp->lp_kids[i]->mn_offset, strerror(-err));
+			continue;
+		}
+		plan_expiry(ctx, rq, lp->lp_kidfd[i], MOUNTFD_EXPIRE_SUBTREE, rs->rs_timeout);
 	}
-	err = am_expiry_set(ctx, lp->lp_fd, policy, rs->rs_timeout);
-	if (err && err != -ENOSYS)
-		am_log(LOG_WARNING, "map %s: key %s: setting expiry: %s", rq->rq_map,
-		       rq->rq_key, strerror(-err));
 	return AM_EXIT_OK;
 }
 
@@ -404,6 +423,8 @@ int am_cmd_test(struct am_ctx *ctx, const char *map, const char *key, const char
 	int ret;
 
 	ret = am_resolve(ctx, &rq, &rs);
+	if (ret == AM_EXIT_NOKEY)
+		printf("map %s: no entry for key %s\n", map, key);
 	if (ret) {
 		am_resolved_free(&rs);
 		return ret;

@@ -5,6 +5,7 @@
  * main decides the exit code (see am_util.h and autofs-agent(8)).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,22 @@ static void signals_setup(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/*
+ * Whoever runs us with stdin, stdout or stderr closed would otherwise see the
+ * next file we open (a map, the syslog socket) become fd 2, and log lines
+ * written into it.
+ */
+static void stdio_ensure(void)
+{
+	int fd;
+
+	do {
+		fd = open("/dev/null", O_RDWR);
+	} while (fd >= 0 && fd <= STDERR_FILENO);
+	if (fd > STDERR_FILENO)
+		close(fd);
+}
+
 static bool kernel_command(const char *cmd)
 {
 	return !strcmp(cmd, "lookup") || !strcmp(cmd, "list");
@@ -94,6 +111,7 @@ int main(int argc, char **argv)
 	unsigned int limit;
 	int ret;
 
+	stdio_ensure();
 	signals_setup();
 	argc--, argv++;
 	while (argc && (!strcmp(argv[0], "-v") || !strcmp(argv[0], "--verbose"))) {

@@ -19,6 +19,7 @@ void am_maptext_free(struct am_maptext *mt)
 {
 	am_buf_free(&mt->mt_key);
 	am_buf_free(&mt->mt_entry);
+	am_buf_free(&mt->mt_linebuf);
 }
 
 static void maptext_warn(struct am_maptext *mt, const char *msg)
@@ -43,10 +44,24 @@ static void maptext_skip_line(struct am_maptext *mt)
  */
 static int maptext_logical(struct am_maptext *mt, struct am_buf *line)
 {
+	const char *nl;
 	int err = 0;
+	size_t n;
 	char c;
 
 	am_buf_reset(line);
+	/* the common line: no continuation, no escape, no NUL, not too long */
+	nl = memchr(mt->mt_p, '\n', (size_t)(mt->mt_end - mt->mt_p));
+	n = nl ? (size_t)(nl - mt->mt_p) : (size_t)(mt->mt_end - mt->mt_p);
+	if (n < AM_LINE_MAX && !memchr(mt->mt_p, '\\', n) && !memchr(mt->mt_p, '\0', n)) {
+		am_buf_putn(line, mt->mt_p, n);
+		mt->mt_p += n;
+		if (nl) {
+			mt->mt_p++;
+			mt->mt_line++;
+		}
+		return 0;
+	}
 	while (mt->mt_p < mt->mt_end) {
 		c = *mt->mt_p++;
 		if (c == '\n') {
@@ -93,6 +108,10 @@ static void maptext_split(struct am_maptext *mt, const char *s)
 	}
 	while (isspace((unsigned char)*s))
 		s++;
+	/* a lookup only needs the entries of its key and of includes */
+	if (mt->mt_want && mt->mt_key.ab_s && mt->mt_key.ab_s[0] != '+' &&
+	    strcmp(mt->mt_key.ab_s, mt->mt_want))
+		s = "";
 	am_buf_puts(&mt->mt_entry, s);
 	while (mt->mt_entry.ab_len &&
 	       isspace((unsigned char)mt->mt_entry.ab_s[mt->mt_entry.ab_len - 1]))
@@ -105,7 +124,7 @@ static void maptext_split(struct am_maptext *mt, const char *s)
 
 int am_maptext_next(struct am_maptext *mt)
 {
-	struct am_buf line = { 0 };
+	struct am_buf *line = &mt->mt_linebuf;
 	const char *s;
 	int err;
 
@@ -117,7 +136,7 @@ int am_maptext_next(struct am_maptext *mt)
 			maptext_skip_line(mt);
 			continue;
 		}
-		err = maptext_logical(mt, &line);
+		err = maptext_logical(mt, line);
 		if (err == -E2BIG) {
 			maptext_warn(mt, "line longer than 65536 bytes, skipped");
 			continue;
@@ -126,20 +145,17 @@ int am_maptext_next(struct am_maptext *mt)
 			maptext_warn(mt, "NUL byte in line, skipped");
 			continue;
 		}
-		if (line.ab_oom)
+		if (line->ab_oom)
 			break;
-		s = line.ab_s ? line.ab_s : "";
+		s = line->ab_s ? line->ab_s : "";
 		while (isspace((unsigned char)*s))
 			s++;
 		if (!*s)
 			continue;
 		maptext_split(mt, s);
-		am_buf_free(&line);
 		if (mt->mt_key.ab_oom || mt->mt_entry.ab_oom)
 			return -ENOMEM;
 		return 1;
 	}
-	err = line.ab_oom ? -ENOMEM : 0;
-	am_buf_free(&line);
-	return err;
+	return line->ab_oom ? -ENOMEM : 0;
 }

@@ -196,12 +196,15 @@ int am_cmd_stop(struct am_ctx *ctx)
 			stopped++;
 			continue;
 		}
-		printf("busy %s (%s): %s\n", mi->mi_path, mi->mi_source, strerror(errno));
+		if (errno == EBUSY)
+			printf("busy %s (%s): in use\n", mi->mi_path, mi->mi_source);
+		else
+			printf("failed %s (%s): %s\n", mi->mi_path, mi->mi_source, strerror(errno));
 		busy++;
 	}
 	am_mounts_free(&ms);
 	if (busy)
-		am_log(LOG_WARNING, "stop: %zu triggers stopped, %zu busy left", stopped, busy);
+		am_log(LOG_WARNING, "stop: %zu triggers stopped, %zu left", stopped, busy);
 	return busy ? AM_EXIT_PARTIAL : AM_EXIT_OK;
 }
 

@@ -105,8 +105,12 @@ void am_log_setup(int level, bool to_stderr, bool to_syslog)
 {
 	log_level = level;
 	log_stderr = to_stderr;
+	/*
+	 * Connect now: a lookup logs its result after setns(MNTNSFD), and a
+	 * lazy connect would then reach the requester's /dev/log (or none).
+	 */
 	if (to_syslog && !log_syslog)
-		openlog("autofs", LOG_PID, LOG_DAEMON);
+		openlog("autofs", LOG_PID | LOG_NDELAY, LOG_DAEMON);
 	log_syslog = to_syslog;
 }
 
@@ -182,15 +186,23 @@ long long am_now_ms(void)
 int am_read_file(const char *path, size_t max, char **data, size_t *len)
 {
 	struct am_buf b = { 0 };
-	char chunk[65536];
+	size_t want = 65536;
+	struct stat st;
 	ssize_t n;
 	int fd, err = 0;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	/* a regular file is read into one buffer of its size: no regrowth */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (size_t)st.st_size <= max)
+		want = (size_t)st.st_size + 1;
 	for (;;) {
-		n = read(fd, chunk, sizeof(chunk));
+		if (!am_buf_grow(&b, want)) {
+			err = -ENOMEM;
+			break;
+		}
+		n = read(fd, b.ab_s + b.ab_len, b.ab_cap - b.ab_len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -199,11 +211,13 @@ int am_read_file(const char *path, size_t max, char **data, size_t *len)
 		}
 		if (n == 0)
 			break;
-		if (b.ab_len + (size_t)n > max) {
+		b.ab_len += (size_t)n;
+		b.ab_s[b.ab_len] = '\0';
+		if (b.ab_len > max) {
 			err = -EFBIG;
 			break;
 		}
-		am_buf_putn(&b, chunk, (size_t)n);
+		want = 65536;
 	}
 	close(fd);
 	if (err) {

@@ -1,1 +1,2 @@
-# man: rules are added with the code that lives here.
+# man: manual pages of the agent.
+dist_man_MANS += man/autofs-agent.8 man/autofs-agent.conf.5 man/autofs-maps.5

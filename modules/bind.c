@@ -31,7 +31,7 @@ static int bind_opt(const char *opt, void *arg)
 	}
 	if (!strcmp(opt, "bind"))
 		return 0;
-	h->ah_log(h->ah_ctx, LOG_WARNING, "bind mount of %s: option '%s' ignored",
+	h->ah_log(h->ah_ctx, LOG_INFO, "bind mount of %s: option '%s' ignored",
 		  bo->req->mr_locs[0].al_path, opt);
 	return 0;
 }

@@ -1,0 +1,130 @@
+#!/bin/bash
+# `autofs test` and `autofs dump` on real map files and program maps, with
+# configuration variations and bad input; nothing is mounted.
+. "${srcdir:-.}/test/integration/lib.sh"
+
+cat > "$T/auto.master" <<'M'
+/home	auto.home	--timeout=90 -rw
+/-	auto.direct
+/prog	auto.prog
++auto.master
+M
+cat > "$T/auto.home" <<'M'
+alice	-soft	server:/export/home/alice
+*	server:/export/home/&
++auto.extra
+M
+printf 'extra\tother:/x\n+auto.home\n' > "$T/auto.extra"
+printf '/data/x\t:/srv/x\n' > "$T/auto.direct"
+cat > "$T/auto.prog" <<'P'
+#!/bin/sh
+case "$1" in
+good) echo "-fstype=tmpfs :tmpfs" ;;
+multi) printf -- '/ :/srv/a \\\n /b :/srv/b\n' ;;
+hang) sleep 30 ;;
+flood) yes xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx ;;
+noisy) echo "looked up $1" >&2; echo "server:/n" ;;
+"*") echo "server:/wildcard" ;;
+*) exit 1 ;;
+esac
+P
+chmod +x "$T/auto.prog"
+
+expect test-file-key 0 "from server:/export/home/alice" $AUTOFS test auto.home alice
+expect test-source-named 0 "source file:$T/auto.home" $AUTOFS test auto.home alice
+expect test-wildcard 0 "from server:/export/home/carol" $AUTOFS test auto.home carol
+expect test-include 0 "from other:/x" $AUTOFS test auto.home extra
+expect test-timeout-option 0 "expire after 90 s" $AUTOFS test auto.home alice --timeout=90
+expect test-default-timeout 0 "expire after 600 s" $AUTOFS test auto.home alice
+expect test-direct 0 "from /srv/x" $AUTOFS test auto.direct /data/x
+expect test-direct-missing 3 "" $AUTOFS test auto.direct /data/y
+expect test-program 0 "tmpfs via module generic" $AUTOFS test auto.prog good
+expect test-program-source 0 "source program:$T/auto.prog" $AUTOFS test auto.prog good
+expect test-program-multi 0 "mount /b" $AUTOFS test auto.prog multi
+expect test-program-nokey 3 "" $AUTOFS test auto.prog nosuch
+expect test-program-stderr 0 "stderr: looked up noisy" $AUTOFS test auto.prog noisy
+printf '[general]\nmap_dir = %s\nsources = files\nprogram_timeout = 1\nprogram_max_output = 4096\n' "$T" > "$T/short.conf"
+start=$(date +%s)
+expect test-program-hang 4 "no answer within 1 s, killed" env AUTOFS_AGENT_CONF=$T/short.conf $AUTOFS test auto.prog hang
+[ $(($(date +%s) - start)) -le 5 ] && pass program-hang-bounded || fail program-hang-bounded "took $(($(date +%s) - start)) s"
+expect test-program-flood 4 "more than 4096 bytes of output" env AUTOFS_AGENT_CONF=$T/short.conf $AUTOFS test auto.prog flood
+expect test-explicit-type 0 "source file:$T/auto.home" $AUTOFS test file:auto.home alice
+
+# bad keys are refused before any map is read
+for k in ../etc a/b -oremount . .. "a b"; do
+	expect "refuse-key-$k" 3 "refused key" $AUTOFS test auto.home "$k"
+done
+
+# bad input in maps: the key fails alone, with a clear message
+{
+	printf 'good\tserver:/g\n'
+	printf 'quote\t"server:/q\n'
+	printf 'long\t'; head -c 1048576 /dev/zero | tr '\0' a; printf '\n'
+	printf 'after\tserver:/after\n'
+} > "$T/auto.bad"
+expect bad-good-key 0 "from server:/g" $AUTOFS test auto.bad good
+expect bad-unterminated 5 "malformed entry: unterminated quote" $AUTOFS test auto.bad quote
+expect bad-long-line 3 "line longer than 65536 bytes, skipped" $AUTOFS test auto.bad long
+expect bad-after-long 0 "from server:/after" $AUTOFS test auto.bad after
+printf 'loop\tserver:/l\n+auto.loop2\n' > "$T/auto.loop1"
+printf '+auto.loop1\n' > "$T/auto.loop2"
+expect include-loop 3 "include loop" $AUTOFS test auto.loop1 nothere
+expect include-loop-found 0 "from server:/l" $AUTOFS test auto.loop2 loop
+expect missing-map 3 "no entry for key" $AUTOFS test auto.nosuch alice
+printf 'x\tserver:/x\n' > "$T/auto.unreadable"
+chmod 000 "$T/auto.unreadable"
+if [ "$(id -u)" != 0 ]; then
+	expect unreadable-map 4 "cannot read map" $AUTOFS test auto.unreadable x
+fi
+mkdir -p "$T/auto.isdir"
+expect unreadable-map-is-unavailable 4 "cannot read map" $AUTOFS test auto.isdir x
+expect bad-map-type 2 "unknown map type" $AUTOFS test sss:auto.home alice
+
+# configuration
+printf '[general]\ntimeout = 12\nmap_dir = %s\n' "$T" > "$T/t.conf"
+expect conf-timeout 0 "expire after 12 s" env AUTOFS_AGENT_CONF=$T/t.conf $AUTOFS test auto.home alice
+printf '[general]\ntimeout = never\n' > "$T/bad.conf"
+expect conf-error 2 "bad.conf:2: timeout: 'never' is not a number" env AUTOFS_AGENT_CONF=$T/bad.conf $AUTOFS test auto.home alice
+expect conf-missing 2 "cannot read configuration" env AUTOFS_AGENT_CONF=$T/none.conf $AUTOFS test auto.home alice
+printf 'passwd: files\nautomount: nis [NOTFOUND=return] files\n' > "$T/nsswitch.conf"
+printf '[general]\nmap_dir = %s\n' "$T" > "$T/ns.conf"
+expect nsswitch-order 0 "source file:$T/auto.home" env AUTOFS_AGENT_CONF=$T/ns.conf AUTOFS_AGENT_NSSWITCH=$T/nsswitch.conf $AUTOFS test auto.home alice
+mkdir -p "$T/other"
+printf 'alice\tthere:/a\n' > "$T/other/auto.home"
+printf '[general]\nmap_dir = %s/other\n' "$T" > "$T/md.conf"
+expect conf-map-dir 0 "from there:/a" env AUTOFS_AGENT_CONF=$T/md.conf $AUTOFS test auto.home alice
+
+# dump
+expect dump-master 0 "master map auto.master: 3 entries" $AUTOFS dump
+expect dump-entry 0 "location host=server weight=0 path=/export/home/alice" $AUTOFS dump
+expect dump-program 0 "cannot list its keys" $AUTOFS dump
+printf '/bad\tauto.bad\n' > "$T/auto.badmaster"
+expect dump-malformed 5 "malformed: unterminated quote" $AUTOFS dump auto.badmaster
+mkdir -p "$T/master.d"
+printf '/fromdir\tauto.home\n' > "$T/master.d/10-site.autofs"
+printf '/ignored\tauto.home\n' > "$T/master.d/README"
+printf '+dir:%s/master.d\n/home\tauto.home\n' "$T" > "$T/auto.master.withdir"
+out=$($AUTOFS dump auto.master.withdir 2>&1)
+case $out in *"master map auto.master.withdir: 2 entries"*"/fromdir auto.home"*) pass master-include-dir ;;
+*) fail master-include-dir "$out" ;; esac
+case $out in *ignored*) fail master-include-dir-only-autofs "$out" ;; *) pass master-include-dir-only-autofs ;; esac
+$AUTOFS test auto.prog noisy <&- >&- 2>&-
+rc=$?
+[ $rc = 0 ] && pass closed-stdio || fail closed-stdio "exit $rc with stdin, stdout and stderr closed"
+expect usage 2 "usage: autofs" $AUTOFS frobnicate
+
+# SIGTERM ends the agent at once, even while it waits for a hung program map
+printf '[general]\nmap_dir = %s\nsources = files\nprogram_timeout = 60\n' "$T" > "$T/long.conf"
+AUTOFS_AGENT_CONF=$T/long.conf $AUTOFS test auto.prog hang >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -TERM $pid
+start=$(date +%s)
+wait $pid
+rc=$?
+[ $rc = 1 ] && [ $(($(date +%s) - start)) -le 2 ] && pass sigterm-ends-agent ||
+	fail sigterm-ends-agent "rc=$rc after $(($(date +%s) - start)) s"
+sleep 0.5
+pgrep -f "$T/auto.prog hang" >/dev/null && fail sigterm-kills-program "program map still running" ||
+	pass sigterm-kills-program
+finish
