@@ -25,3 +25,5 @@ modules_mount_nfs_la_LDFLAGS = $(AM_LDFLAGS) -pthread $(MODULE_FLAGS)
 noinst_PROGRAMS += modules/try-module
 modules_try_module_SOURCES = modules/try_module.c
 modules_try_module_LDADD = $(LIBADD_DLOPEN) -ldl
+
+dist_man_MANS += man/autofs-nfs.5
