@@ -42,4 +42,4 @@ module_LTLIBRARIES += maps/map_hosts.la
 maps_map_hosts_la_SOURCES = maps/hosts.c
 maps_map_hosts_la_CFLAGS = $(AM_CFLAGS) $(TIRPC_CFLAGS)
 maps_map_hosts_la_LIBADD = $(TIRPC_LIBS)
-maps_map_hosts_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared
+maps_map_hosts_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS)

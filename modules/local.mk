@@ -18,10 +18,12 @@ modules_mount_nfs_la_SOURCES = modules/nfs.c \
 	modules/nfs_ping.c modules/nfs_ping.h
 modules_mount_nfs_la_CFLAGS = $(AM_CFLAGS) $(TIRPC_CFLAGS) -pthread
 modules_mount_nfs_la_LIBADD = $(TIRPC_LIBS)
-modules_mount_nfs_la_LDFLAGS = $(AM_LDFLAGS) -pthread -module -avoid-version -shared
+modules_mount_nfs_la_LDFLAGS = $(AM_LDFLAGS) -pthread $(MODULE_FLAGS)
 
 # try-module: a test driver that loads one mount module, mounts what argv
 # describes and attaches it on a directory; used by the QEMU nfs suite.
 noinst_PROGRAMS += modules/try-module
 modules_try_module_SOURCES = modules/try_module.c
 modules_try_module_LDADD = $(LIBADD_DLOPEN) -ldl
+
+dist_man_MANS += man/autofs-nfs.5

@@ -184,7 +184,8 @@ static int try_usage(void)
 int main(int argc, char **argv)
 {
 	static struct am_location locs[TRY_MAX_LOCS];
-	struct am_host host = { sizeof(host), NULL, try_conf_get, try_log };
+	struct am_host host = { .ah_size = sizeof(host), .ah_conf_get = try_conf_get,
+				.ah_log = try_log };
 	struct am_mount_req req = { .mr_size = sizeof(req), .mr_fstype = "nfs",
 				    .mr_locs = locs, .mr_host = &host };
 	const struct am_mount_ops *ops;

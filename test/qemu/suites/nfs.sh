@@ -185,6 +185,90 @@ LOCS=(127.0.0.1:/export/a)
 try && t_eq hosts-offset-mounts a "$(cat $T/in-a)" || t_fail hosts-offset-mounts "$(tail -2 /tmp/try.err)"
 settle
 
+# --- the agent's real path: autofs lookup with MOUNTFD --------------------
+# MOUNTFD is an O_PATH fd of a plain directory, as the kernel would pass the
+# trap's; no autofsng mount is needed for the agent to attach there.
+AGENT=$(command -v autofs)
+lookup() {	# lookup MAP KEY DIR [VAR=VAL...]: run the agent, exit code out
+	local map=$1 key=$2 dir=$3
+	shift 3
+	mkdir -p "$dir"
+	env "$@" python3 -c '
+import os, sys
+fd = os.open(sys.argv[1], os.O_PATH | os.O_DIRECTORY)
+os.set_inheritable(fd, True)
+os.environ.update(MAPNAME=sys.argv[2], MAPKEY=sys.argv[3], MOUNTFD=str(fd))
+os.execv(sys.argv[4], [sys.argv[4], "lookup"])' "$dir" "$map" "$key" "$AGENT" 2>/tmp/agent.err
+}
+if [ -n "$AGENT" ]; then
+	mkdir -p "$NFS_ROOT/export/home"
+	nfs_server_start /export/home
+	for u in alice bob carol; do
+		mkdir -p "$NFS_ROOT/export/home/$u"
+		echo "home of $u" > "$NFS_ROOT/export/home/$u/.profile"
+	done
+	cat > /etc/autofs-agent.conf <<-'CONF'
+	[general]
+	sources = files
+	mount_timeout = 5
+	log_stderr = yes
+	[nfs]
+	ping_timeout_ms = 1000
+	CONF
+	cat > /etc/auto.home <<-'MAP'
+	alice	-vers=4.2	127.0.0.1:/export/home/alice
+	bob	-vers=3,nolock	127.0.0.1:/export/home/bob
+	dave	-vers=4.2,frobnicate=1	127.0.0.1:/export/home/alice
+	erin	-vers=4.2	10.99.0.1:/export/home/erin
+	fred	10.99.0.1,127.0.0.1:/export/home/alice
+	*	127.0.0.1:/export/home/&
+	MAP
+	L=/mnt/lk
+	if lookup auto.home alice $L/alice; then
+		t_eq agent-v4.2 "4.2 home of alice" "$(opt_of $L/alice vers) $(cat $L/alice/.profile)"
+	else
+		t_fail agent-v4.2 "exit $?: $(tail -2 /tmp/agent.err | tr '\n' ' ')"
+	fi
+	if lookup auto.home bob $L/bob; then
+		t_eq agent-v3 "3 home of bob" "$(opt_of $L/bob vers) $(cat $L/bob/.profile)"
+	else
+		t_fail agent-v3 "exit $?: $(tail -2 /tmp/agent.err | tr '\n' ' ')"
+	fi
+	if lookup auto.home carol $L/carol; then
+		t_eq agent-wildcard-negotiates "4.2 home of carol" "$(opt_of $L/carol vers) $(cat $L/carol/.profile)"
+		echo "written through the mount" > $L/carol/note && sync
+		t_eq agent-write-on-server "written through the mount" "$(cat $NFS_ROOT/export/home/carol/note)"
+	else
+		t_fail agent-wildcard-negotiates "exit $?: $(tail -2 /tmp/agent.err | tr '\n' ' ')"
+	fi
+	lookup auto.home dave $L/dave
+	rc=$?
+	t_eq agent-bad-option-exit 6 "$rc"
+	t_ok agent-bad-option-named grep -q frobnicate /tmp/agent.err
+	before=$(nfs_mounts)
+	start=$(now_ms)
+	lookup auto.home erin $L/erin
+	rc=$? took=$(( $(now_ms) - start ))
+	t_eq agent-silent-exit 6 "$rc"
+	t_ok agent-silent-bounded test "$took" -lt 8000
+	t_ok agent-silent-nothing-mounted sh -c "! mountpoint -q $L/erin"
+	t_eq agent-silent-nothing-left "$before" "$(nfs_mounts)"
+	if lookup auto.home fred $L/fred; then
+		t_eq agent-replicated "127.0.0.1:/export/home/alice" "$(findmnt -no SOURCE $L/fred)"
+	else
+		t_fail agent-replicated "exit $?: $(tail -2 /tmp/agent.err | tr '\n' ' ')"
+	fi
+	if lookup -hosts 127.0.0.1 $L/net; then
+		t_eq agent-hosts-root "127.0.0.1:/" "$(findmnt -no SOURCE $L/net)"
+		t_eq agent-hosts-read "written on the server side" "$(cat $L/net/export/hello)"
+	else
+		t_fail agent-hosts-root "exit $?: $(tail -2 /tmp/agent.err | tr '\n' ' ')"
+	fi
+	for d in $L/*; do umount -R "$d" 2>/dev/null; done
+else
+	echo "no agent installed: the autofs lookup tests wait for it"
+fi
+
 # --- figures: access -> first byte, module vs mount(8), one boot -----------
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'; }
 measure() {
