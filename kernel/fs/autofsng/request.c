@@ -252,10 +252,15 @@ autofsng_request_alloc(struct autofsng_sb_info *sbi, const struct path *path)
 	return req;
 }
 
-/* Give a negative key dentry a directory inode for the agent to mount on. */
-static int autofsng_trap_instantiate(struct dentry *dentry)
+/*
+ * Give a negative key dentry a directory inode for the agent to mount on.
+ * Nothing else in autofsng makes key dentries positive, so a mutex of our
+ * own (killable, unlike the parent's i_rwsem, which a browse listing may
+ * hold shared while it waits for "agent list") is enough.
+ */
+static int autofsng_trap_instantiate(struct autofsng_sb_info *sbi,
+				     struct dentry *dentry)
 {
-	struct inode *dir = d_inode(dentry->d_parent);
 	struct inode *inode;
 	int err = 0;
 
@@ -264,12 +269,17 @@ static int autofsng_trap_instantiate(struct dentry *dentry)
 	inode = autofsng_new_dir_inode(dentry->d_sb);
 	if (!inode)
 		return -ENOMEM;
-	inode_lock(dir);
-	if (d_unhashed(dentry))
+	if (mutex_lock_killable(&sbi->instantiate_lock)) {
+		iput(inode);
+		return -EINTR;
+	}
+	if (d_unhashed(dentry)) {
 		err = -ENOENT;
-	else if (d_really_is_negative(dentry))
-		inode = (d_instantiate(dentry, inode), NULL);
-	inode_unlock(dir);
+	} else if (d_really_is_negative(dentry)) {
+		d_instantiate(dentry, inode);
+		inode = NULL;
+	}
+	mutex_unlock(&sbi->instantiate_lock);
 	iput(inode);
 	return err;
 }
@@ -350,7 +360,7 @@ struct vfsmount *autofsng_request_mount(struct path *path)
 				    task_pid_nr(current));
 		return ERR_PTR(-EPERM);
 	}
-	err = autofsng_trap_instantiate(dentry);
+	err = autofsng_trap_instantiate(sbi, dentry);
 	if (err)
 		return ERR_PTR(err);
 

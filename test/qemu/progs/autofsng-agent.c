@@ -228,9 +228,9 @@ static void late_writer(int fd)
 		char what[128];
 
 		snprintf(what, sizeof(what), "late write: %s", strerror(errno));
-		log_call("list", what);
+		log_call("late", what);
 	} else {
-		log_call("list", "late write: accepted");
+		log_call("late", "late write: accepted");
 	}
 	_exit(0);
 }
