@@ -330,6 +330,8 @@ static int autofsng_request_start(struct autofsng_request *req)
 	if (!h->status)
 		h->status = req->key ? 0 : -ENOMEM;
 	if (!h->status)
+		h->status = autofsng_trap_instantiate(h->sbi, req->path.dentry);
+	if (!h->status)
 		h->status = autofsng_request_args(req);
 	return autofsng_helper_run(h);
 }
@@ -360,10 +362,6 @@ struct vfsmount *autofsng_request_mount(struct path *path)
 				    task_pid_nr(current));
 		return ERR_PTR(-EPERM);
 	}
-	err = autofsng_trap_instantiate(sbi, dentry);
-	if (err)
-		return ERR_PTR(err);
-
 	req = autofsng_request_get(sbi, path, &started);
 	if (IS_ERR_OR_NULL(req))
 		return ERR_CAST(req);
