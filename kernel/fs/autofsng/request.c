@@ -381,14 +381,17 @@ struct vfsmount *autofsng_request_mount(struct path *path)
  * autofsng_request_wait - hold a walker back while @path's request runs
  * @path: the trap in the walker's mount
  *
- * Return: 0 when no request runs or it has completed, -EINTR when the
- * walker was killed.
+ * A walker that waited for a request that mounted nothing fails with the
+ * request: it must not go on to see the empty trap directory.
+ *
+ * Return: 0 when no request runs or it mounted, -EINTR when the walker
+ * was killed, -ENOENT or -ETIMEDOUT when the request failed.
  */
 int autofsng_request_wait(const struct path *path)
 {
 	struct autofsng_sb_info *sbi = autofsng_sbi(path->dentry->d_sb);
 	struct autofsng_request *req;
-	int err;
+	int err, status;
 
 	spin_lock(&sbi->lock);
 	req = autofsng_request_find(sbi, path);
@@ -396,6 +399,11 @@ int autofsng_request_wait(const struct path *path)
 	if (!req)
 		return 0;
 	err = autofsng_helper_wait(&req->helper);
+	status = req->helper.status;
 	autofsng_helper_put(&req->helper);
-	return err;
+	if (err)
+		return err;
+	if (path_is_mountpoint(path))
+		return 0;
+	return status == -ETIMEDOUT ? -ETIMEDOUT : -ENOENT;
 }
