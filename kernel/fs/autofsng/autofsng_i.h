@@ -99,6 +99,9 @@ struct autofsng_sb_info {
 	struct list_head	negative;
 	atomic_t		inflight;
 
+	/* serialises giving negative key dentries their inode */
+	struct mutex		instantiate_lock;
+
 	struct autofsng_mapcache cache;
 };
 

@@ -421,6 +421,9 @@ struct autofsng_snapshot *autofsng_snapshot_get(struct super_block *sb,
 	bool waited = false;
 	int err;
 
+	/* The agent listing itself must not wait for its own refresh. */
+	if (autofsng_is_helper(sbi))
+		return autofsng_snapshot_peek(sb);
 	for (;;) {
 		spin_lock(&mc->lock);
 		snap = mc->snap;

@@ -252,10 +252,15 @@ autofsng_request_alloc(struct autofsng_sb_info *sbi, const struct path *path)
 	return req;
 }
 
-/* Give a negative key dentry a directory inode for the agent to mount on. */
-static int autofsng_trap_instantiate(struct dentry *dentry)
+/*
+ * Give a negative key dentry a directory inode for the agent to mount on.
+ * Nothing else in autofsng makes key dentries positive, so a mutex of our
+ * own (killable, unlike the parent's i_rwsem, which a browse listing may
+ * hold shared while it waits for "agent list") is enough.
+ */
+static int autofsng_trap_instantiate(struct autofsng_sb_info *sbi,
+				     struct dentry *dentry)
 {
-	struct inode *dir = d_inode(dentry->d_parent);
 	struct inode *inode;
 	int err = 0;
 
@@ -264,12 +269,17 @@ static int autofsng_trap_instantiate(struct dentry *dentry)
 	inode = autofsng_new_dir_inode(dentry->d_sb);
 	if (!inode)
 		return -ENOMEM;
-	inode_lock(dir);
-	if (d_unhashed(dentry))
+	if (mutex_lock_killable(&sbi->instantiate_lock)) {
+		iput(inode);
+		return -EINTR;
+	}
+	if (d_unhashed(dentry)) {
 		err = -ENOENT;
-	else if (d_really_is_negative(dentry))
-		inode = (d_instantiate(dentry, inode), NULL);
-	inode_unlock(dir);
+	} else if (d_really_is_negative(dentry)) {
+		d_instantiate(dentry, inode);
+		inode = NULL;
+	}
+	mutex_unlock(&sbi->instantiate_lock);
 	iput(inode);
 	return err;
 }
@@ -320,6 +330,8 @@ static int autofsng_request_start(struct autofsng_request *req)
 	if (!h->status)
 		h->status = req->key ? 0 : -ENOMEM;
 	if (!h->status)
+		h->status = autofsng_trap_instantiate(h->sbi, req->path.dentry);
+	if (!h->status)
 		h->status = autofsng_request_args(req);
 	return autofsng_helper_run(h);
 }
@@ -350,10 +362,6 @@ struct vfsmount *autofsng_request_mount(struct path *path)
 				    task_pid_nr(current));
 		return ERR_PTR(-EPERM);
 	}
-	err = autofsng_trap_instantiate(dentry);
-	if (err)
-		return ERR_PTR(err);
-
 	req = autofsng_request_get(sbi, path, &started);
 	if (IS_ERR_OR_NULL(req))
 		return ERR_CAST(req);
@@ -373,14 +381,17 @@ struct vfsmount *autofsng_request_mount(struct path *path)
  * autofsng_request_wait - hold a walker back while @path's request runs
  * @path: the trap in the walker's mount
  *
- * Return: 0 when no request runs or it has completed, -EINTR when the
- * walker was killed.
+ * A walker that waited for a request that mounted nothing fails with the
+ * request: it must not go on to see the empty trap directory.
+ *
+ * Return: 0 when no request runs or it mounted, -EINTR when the walker
+ * was killed, -ENOENT or -ETIMEDOUT when the request failed.
  */
 int autofsng_request_wait(const struct path *path)
 {
 	struct autofsng_sb_info *sbi = autofsng_sbi(path->dentry->d_sb);
 	struct autofsng_request *req;
-	int err;
+	int err, status;
 
 	spin_lock(&sbi->lock);
 	req = autofsng_request_find(sbi, path);
@@ -388,6 +399,11 @@ int autofsng_request_wait(const struct path *path)
 	if (!req)
 		return 0;
 	err = autofsng_helper_wait(&req->helper);
+	status = req->helper.status;
 	autofsng_helper_put(&req->helper);
-	return err;
+	if (err)
+		return err;
+	if (path_is_mountpoint(path))
+		return 0;
+	return status == -ETIMEDOUT ? -ETIMEDOUT : -ENOENT;
 }

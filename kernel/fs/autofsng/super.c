@@ -298,6 +298,7 @@ int autofsng_init_fs_context(struct fs_context *fc)
 	INIT_LIST_HEAD(&sbi->requests);
 	INIT_LIST_HEAD(&sbi->negative);
 	atomic_set(&sbi->inflight, 0);
+	mutex_init(&sbi->instantiate_lock);
 	autofsng_mapcache_init(&sbi->cache);
 
 	ctx->sbi = sbi;

@@ -6,7 +6,8 @@
  * shell.  Its behaviour per key comes from $AGENT_DIR/map (AGENT_DIR is
  * /run/autofsng-agent), one "key action [argument]" per line:
  *
- *   ok                 mount a tmpfs holding "hello" (the key) and "env"
+ *   ok                 mount a tmpfs holding "hello" (the key and a
+ *                      newline) and "env" (the environment it saw)
  *   sleep SECONDS      the same, after sleeping (fractions allowed)
  *   fail CODE          exit CODE without mounting
  *   crash              abort() without mounting
@@ -113,7 +114,7 @@ static int write_file(int dirfd, const char *name, const char *text)
 static int mount_tmpfs(const char *key)
 {
 	int fsfd, mfd, target = env_fd("MOUNTFD"), ns = env_fd("MNTNSFD");
-	char envtext[8192] = "";
+	char envtext[8192] = "", hello[300];
 	size_t i;
 
 	for (i = 0; i < sizeof(env_names) / sizeof(env_names[0]); i++) {
@@ -138,7 +139,8 @@ static int mount_tmpfs(const char *key)
 	close(fsfd);
 	if (mfd < 0)
 		return -1;
-	if (write_file(mfd, "hello", key) < 0 || write_file(mfd, "env", envtext) < 0)
+	snprintf(hello, sizeof(hello), "%s\n", key);
+	if (write_file(mfd, "hello", hello) < 0 || write_file(mfd, "env", envtext) < 0)
 		return -1;
 	if (move_mount(mfd, "", target, "",
 		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
@@ -228,9 +230,9 @@ static void late_writer(int fd)
 		char what[128];
 
 		snprintf(what, sizeof(what), "late write: %s", strerror(errno));
-		log_call("list", what);
+		log_call("late", what);
 	} else {
-		log_call("list", "late write: accepted");
+		log_call("late", "late write: accepted");
 	}
 	_exit(0);
 }

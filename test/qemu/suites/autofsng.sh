@@ -168,7 +168,7 @@ t_eq negative-stat-no-helper-count 1 "$(lookups failing)"
 sleep 3.2
 t_ok negative-expires fails_with "No such file" stat /mnt/auto/failing
 t_eq negative-expires-count 2 "$(lookups failing)"
-t_ok no-leftover-agents sh -c "! pgrep -f autofsng-agent"
+t_ok no-leftover-agents sh -c "! pgrep -x autofsng-agent"
 
 # --- 64 walkers on one key, 64 keys at once --------------------------------
 
@@ -202,7 +202,7 @@ took=$(( $(ms_now) - start ))
 t_ok hung-agent-logged sh -c "dmesg | grep -q 'ran past fs.autofsng.agent_timeout'"
 t_eq hung-agent-one-call 1 "$(lookups stuck)"
 sleep 0.5
-t_ok hung-agent-killed sh -c "! pgrep -f autofsng-agent"
+t_ok hung-agent-killed sh -c "! pgrep -x autofsng-agent"
 echo 30 > /proc/sys/fs/autofsng/agent_timeout
 
 # --- namespaces --------------------------------------------------------------
