@@ -102,7 +102,7 @@ EOF
 }
 
 helper_tests() {
-	local m=/mnt/tt i n
+	local m=/mnt/tt i
 	t_ok helper-mount mount -t trapfs -o "helper=$W/helper,negative_timeout=2,helper_timeout=20" trap $m
 	t_ok helper-show-options sh -c "findmnt -no OPTIONS $m | grep -q 'helper=$W/helper,negative_timeout=2,helper_timeout=20'"
 
