@@ -228,6 +228,11 @@ devfs_tests() {
 	t_eq devfs-read-zero 4 "$(head -c 4 $m/zero | wc -c)"
 	t_ok devfs-unknown-enoent sh -c "! stat $m/no-such-device 2>/dev/null"
 	t_eq devfs-lists-used "null tty zero" "$(ls $m | tr '\n' ' ' | sed 's/ $//')"
+	# a node in a subdirectory, when this kernel has one (net/tun, input/...)
+	d=$(grep -h '^DEVNAME=.*/' /sys/dev/char/*/uevent | sed 's/^DEVNAME=//' | head -n 1)
+	if [ -n "$d" ]; then
+		t_eq devfs-subdir "$(stat -c '%F %t:%T' "/dev/$d")" "$(stat -c '%F %t:%T' "$m/$d" 2>&1)"
+	fi
 	t_ok devfs-umount umount $m
 }
 
