@@ -17,6 +17,7 @@ make -s -C "$tree" O="$hdr" ARCH=x86_64 headers_install INSTALL_HDR_PATH="$hdr/u
 mkdir -p "$out"
 for t in $targets; do
 	echo "kselftest-build: $t"
+	mkdir -p "$out/$t"
 	make -s -C "$tree/tools/testing/selftests/$t" OUTPUT="$out/$t" \
 		KHDR_INCLUDES="-isystem $hdr/usr/include" CC="gcc -static" all >"$out/$t.log" 2>&1 ||
 		{ echo "kselftest-build: $t failed, see $out/$t.log" >&2; exit 1; }

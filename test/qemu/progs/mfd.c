@@ -191,13 +191,17 @@ static int cmd_erange(char **argv)
 	return 0;
 }
 
+/* /proc, opened before a chroot that hides it */
+static int procfd = AT_FDCWD;
+
 static void print_fd_path(int fd)
 {
 	char link[64], target[4096];
 	ssize_t n;
 
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, target, sizeof(target) - 1);
+	snprintf(link, sizeof(link), "%sself/fd/%d",
+		 procfd == AT_FDCWD ? "/proc/" : "", fd);
+	n = readlinkat(procfd, link, target, sizeof(target) - 1);
 	target[n < 0 ? 0 : n] = '\0';
 	printf("%s\n", target);
 }
@@ -464,7 +468,8 @@ static int cmd_chroot_walk(char **argv)
 {
 	int mfd, dfd;
 
-	if (chroot(argv[2]) || chdir("/"))
+	procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (procfd < 0 || chroot(argv[2]) || chdir("/"))
 		return fail();
 	mfd = open_mfd("/");
 	if (mfd < 0)

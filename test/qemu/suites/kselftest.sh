@@ -29,7 +29,7 @@ run_one() {
 	esac
 }
 
-for prog in unprivileged-remount-test run_nosymfollow.sh; do run_one mount $prog; done
+for prog in run_unprivileged_remount.sh run_nosymfollow.sh; do run_one mount $prog; done
 run_one mount_setattr mount_setattr_test
 run_one move_mount_set_group move_mount_set_group_test
 for prog in owner pidns; do run_one nsfs $prog; done
