@@ -105,8 +105,12 @@ void am_log_setup(int level, bool to_stderr, bool to_syslog)
 {
 	log_level = level;
 	log_stderr = to_stderr;
+	/*
+	 * Connect now: a lookup logs its result after setns(MNTNSFD), and a
+	 * lazy connect would then reach the requester's /dev/log (or none).
+	 */
 	if (to_syslog && !log_syslog)
-		openlog("autofs", LOG_PID, LOG_DAEMON);
+		openlog("autofs", LOG_PID | LOG_NDELAY, LOG_DAEMON);
 	log_syslog = to_syslog;
 }
 
