@@ -166,12 +166,20 @@ static int plan_open_dir(int rootfd, const char *rel)
 	return fd < 0 ? -errno : (int)fd;
 }
 
-/* Attach target then triggers; set expiry.  Returns: an am_exit code. */
+/*
+ * Attach the target, set its expiry, then attach the triggers below it.
+ * A multi-mount expires as one tree (expire_semantics.rst): its root is
+ * EXPIRE with the map's timeout, and every mount below it, the offset
+ * triggers and what is later mounted on them, is SUBTREEEXPIRE.  A mount
+ * below the root that is not SUBTREEEXPIRE keeps the tree busy forever,
+ * and SUBTREEEXPIRE on the root fails under a NOEXPIRE trigger.
+ * Returns: an am_exit code.
+ */
 static int plan_attach(struct am_ctx *ctx, const struct am_request *rq,
 		       const struct am_resolved *rs, struct lookup_plan *lp, int mountfd)
 {
-	unsigned int policy = rs->rs_entry.en_multi ? MOUNTFD_EXPIRE_SUBTREE :
-						      MOUNTFD_EXPIRE_MOUNT;
+	bool in_tree = rs->rs_entry.en_multi && strcmp(lp->lp_offset, "/");
+	unsigned int policy = in_tree ? MOUNTFD_EXPIRE_SUBTREE : MOUNTFD_EXPIRE_MOUNT;
 	int err, dirfd;
 	size_t i;
 
@@ -181,6 +189,10 @@ static int plan_attach(struct am_ctx *ctx, const struct am_request *rq,
 		       rq->rq_key, strerror(-err));
 		return AM_EXIT_MOUNT;
 	}
+	err = am_expiry_set(ctx, lp->lp_fd, policy, rs->rs_timeout);
+	if (err && err != -ENOSYS)
+		am_log(LOG_WARNING, "map %s: key %s: setting expiry: %s", rq->rq_map,
+		       rq->rq_key, strerror(-err));
 	for (i = 0; i < lp->lp_nkids; i++) {
 		if (lp->lp_kidfd[i] < 0)
 			continue;
@@ -188,14 +200,12 @@ static int plan_attach(struct am_ctx *ctx, const struct am_request *rq,
 		err = dirfd < 0 ? dirfd : am_mount_attach(lp->lp_kidfd[i], dirfd);
 		if (dirfd >= 0)
 			close(dirfd);
-		if (err)
+		if (!err)
+			err = am_expiry_set(ctx, lp->lp_kidfd[i], MOUNTFD_EXPIRE_SUBTREE, 0);
+		if (err && err != -ENOSYS)
 			am_log(LOG_ERR, "map %s: key %s: offset %s: %s", rq->rq_map, rq->rq_key,
 			       lp->lp_kids[i]->mn_offset, strerror(-err));
 	}
-	err = am_expiry_set(ctx, lp->lp_fd, policy, rs->rs_timeout);
-	if (err && err != -ENOSYS)
-		am_log(LOG_WARNING, "map %s: key %s: setting expiry: %s", rq->rq_map,
-		       rq->rq_key, strerror(-err));
 	return AM_EXIT_OK;
 }
 
