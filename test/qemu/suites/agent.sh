@@ -88,7 +88,7 @@ CONF
 cat > /etc/auto.master <<'MASTER'
 /auto	file:/etc/auto.data	--timeout=3 -browse
 /-	/etc/auto.direct	--timeout=3
-/prog	/etc/auto.prog		--timeout=60
+/prog	/etc/auto.prog		--timeout=3
 /bad	nosuchtype:auto.bad
 MASTER
 cat > /etc/auto.data <<'MAP'
@@ -220,6 +220,7 @@ t_ok bind-expires wait_gone /auto/bind 10
 t_ok direct-expires wait_gone /mnt/direct/d1 10
 t_ok multi-expires-as-one wait_gone /auto/multi 10
 t_eq multi-tree-gone "" "$(mounted_under /auto/multi)"
+t_ok program-expires wait_gone /prog/p1 10
 t_eq busy-stays tmpfs "$(fstype /auto/busy)"
 t_eq busy-data keep "$(cat /proc/$BUSY_PID/cwd/f 2>&1)"
 t_eq after-expiry-remount hello-bind "$(cat /auto/bind/hello 2>&1)"
