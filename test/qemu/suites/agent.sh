@@ -132,6 +132,12 @@ t_ok start-options grep -q ' /auto .*autofsng.*browse' /proc/self/mountinfo
 
 # --- lookups through the kernel ------------------------------------------------
 
+# a process with its cwd in /auto/busy keeps it (and its data) to the end
+(cd /auto/busy && echo keep > f && exec sleep 600) &
+BUSY_PID=$!
+sleep 1
+t_eq busy-mounted tmpfs "$(fstype /auto/busy)"
+
 t_eq bind-cat hello-bind "$(cat /auto/bind/hello 2>&1)"
 t_eq bind-mounted bind-in-mountinfo "$(grep -q ' /auto/bind ' /proc/self/mountinfo && echo bind-in-mountinfo)"
 t_ok bind-logged logged "lookup map=.* key=bind .*result=0"
@@ -190,34 +196,34 @@ t_eq multi-offset-b-lazy autofsng "$(fstype /auto/multi/b)"
 t_ok multi-offset-mount sh -c 'cd /auto/multi/a && touch x'
 t_eq multi-offset-mounted tmpfs "$(fstype /auto/multi/a)"
 t_eq multi-offset-b hello-bind "$(cat /auto/multi/b/hello 2>&1)"
+# keep the tree busy until the expiry checks
+(cd /auto/multi/a && exec sleep 600) &
+MULTI_PID=$!
 
 # --- status, browse ------------------------------------------------------------
 
 out=$("$AGENT" status 2>&1)
 echo "$out"
-t_ok status-countdown grep -Eq '/auto/tmp .*expires in [0-9]+ s of 3 s' <<<"$out"
-t_ok status-subtree grep -q '(subtree)' <<<"$out"
+t_ok status-countdown grep -Eq '/auto/busy .*expires in [0-9]+ s of 3 s' <<<"$out"
+t_ok status-subtree grep -Eq '/auto/multi/a .*(subtree)' <<<"$out"
 "$AGENT" status --json > /run/status.json 2>&1
 t_ok status-json python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 t = [t for t in d["triggers"] if t["trigger"] == "/auto"][0]
-assert any(m["path"] == "/auto/tmp" and m["expire"]["timeout"] == 3 for m in t["mounts"])
+assert any(m["path"] == "/auto/busy" and m["expire"]["timeout"] == 3 for m in t["mounts"])
 ' /run/status.json
 out=$(ls /auto)
 t_ok browse-keys sh -c "echo '$out' | grep -qx bind && echo '$out' | grep -qx multi && echo '$out' | grep -qx busy"
 
 # --- expiry ------------------------------------------------------------------
 
-# a process with its cwd in /auto/busy keeps it (and its data)
-mkdir -p /run/busy
-(cd /auto/busy && echo keep > f && exec sleep 60) &
-BUSY_PID=$!
-sleep 1
-t_eq busy-mounted tmpfs "$(fstype /auto/busy)"
 t_ok tmpfs-expires wait_gone /auto/tmp 20
 t_ok bind-expires wait_gone /auto/bind 10
 t_ok direct-expires wait_gone /mnt/direct/d1 10
+t_eq multi-busy-stays tmpfs "$(fstype /auto/multi/a)"
+kill $MULTI_PID
+wait $MULTI_PID 2>/dev/null
 t_ok multi-expires-as-one wait_gone /auto/multi 10
 t_eq multi-tree-gone "" "$(mounted_under /auto/multi)"
 t_ok program-expires wait_gone /prog/p1 10
