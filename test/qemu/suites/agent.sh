@@ -175,7 +175,7 @@ t_eq other-namespace-not-here "" "$(fstype /auto/ns)"
 awk 'BEGIN { for (i = 1; i <= 100000; i++) printf "k%06d\t-fstype=tmpfs,size=1m\t:tmpfs\n", i }' \
 	> /etc/auto.big
 head -10 /etc/auto.big > /etc/auto.small
-printf '/small\t/etc/auto.small\t--timeout=2\n/big\t/etc/auto.big\t--timeout=2\n' > /etc/auto.master.big
+printf '/small\t/etc/auto.small\t--timeout=5\n/big\t/etc/auto.big\t--timeout=5\n' > /etc/auto.master.big
 "$AGENT" start /etc/auto.master.big >/dev/null 2>&1
 for m in small:k000010 big:k100000; do
 	t0=$(date +%s%N)
