@@ -168,29 +168,19 @@ static int plan_open_dir(int rootfd, const char *rel)
 }
 
 /*
- * Expiry (Documentation/filesystems/expire_semantics.rst): a single mount and
- * the root of a multi-mount are EXPIRE with the map's timeout; an offset
- * mount and every trigger below a root are SUBTREEEXPIRE, so the tree goes
- * as one.  A timeout of 0 means never: nothing is set.
+ * Attach the target, set its expiry, then attach the triggers below it.
+ * A multi-mount expires as one tree (expire_semantics.rst): its root is
+ * EXPIRE with the map's timeout, and every mount below it, the offset
+ * triggers and what is later mounted on them, is SUBTREEEXPIRE.  A mount
+ * below the root that is not SUBTREEEXPIRE keeps the tree busy forever,
+ * and SUBTREEEXPIRE on the root fails under a NOEXPIRE trigger.
+ * Returns: an am_exit code.
  */
-static void plan_expiry(struct am_ctx *ctx, const struct am_request *rq, int fd,
-			unsigned int policy, unsigned int timeout)
-{
-	int err;
-
-	if (!timeout)
-		return;
-	err = am_expiry_set(ctx, fd, policy, policy == MOUNTFD_EXPIRE_SUBTREE ? 0 : timeout);
-	if (err && err != -ENOSYS)
-		am_log(LOG_WARNING, "map %s: key %s: setting expiry: %s", rq->rq_map,
-		       rq->rq_key, strerror(-err));
-}
-
-/* Attach target then triggers; set expiry.  Returns: an am_exit code. */
 static int plan_attach(struct am_ctx *ctx, const struct am_request *rq,
 		       const struct am_resolved *rs, struct lookup_plan *lp, int mountfd)
 {
-	bool offset = strcmp(lp->lp_offset, "/") != 0;
+	bool in_tree = rs->rs_entry.en_multi && strcmp(lp->lp_offset, "/");
+	unsigned int policy = in_tree ? MOUNTFD_EXPIRE_SUBTREE : MOUNTFD_EXPIRE_MOUNT;
 	int err, dirfd;
 	size_t i;
 
@@ -200,8 +190,10 @@ static int plan_attach(struct am_ctx *ctx, const struct am_request *rq,
 		       rq->rq_key, strerror(-err));
 		return AM_EXIT_MOUNT;
 	}
-	plan_expiry(ctx, rq, lp->lp_fd, offset ? MOUNTFD_EXPIRE_SUBTREE : MOUNTFD_EXPIRE_MOUNT,
-		    rs->rs_timeout);
+	err = am_expiry_set(ctx, lp->lp_fd, policy, rs->rs_timeout);
+	if (err && err != -ENOSYS)
+		am_log(LOG_WARNING, "map %s: key %s: setting expiry: %s", rq->rq_map,
+		       rq->rq_key, strerror(-err));
 	for (i = 0; i < lp->lp_nkids; i++) {
 		if (lp->lp_kidfd[i] < 0)
 			continue;
@@ -209,7 +201,9 @@ static int plan_attach(struct am_ctx *ctx, const struct am_request *rq,
 		err = dirfd < 0 ? dirfd : am_mount_attach(lp->lp_kidfd[i], dirfd);
 		if (dirfd >= 0)
 			close(dirfd);
-		if (err) {
+		if (!err)
+			err = am_expiry_set(ctx, lp->lp_kidfd[i], MOUNTFD_EXPIRE_SUBTREE, 0);
+		if (err && err != -ENOSYS)
 			am_log(LOG_ERR, "map %s: key %s: offset %s: %s", rq->rq_map, rq->rq_key,
 			       lp->lp_kids[i]->mn_offset, strerror(-err));
 			continue;

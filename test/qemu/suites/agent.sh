@@ -1,0 +1,315 @@
+# SUITE_TIMEOUT=280
+# agent: the installed /sbin/autofs run by the kernel through autofsng
+# triggers it mounted itself with `autofs start`.  Bind, tmpfs, multi-mount
+# with offsets, a program map and an LDAP map from an in-guest slapd; the
+# negative cache, browse, expiry with countdowns, stop with a busy mount.
+# The agent logs to syslog: a small reader on /dev/log keeps its lines in
+# $SYSLOG so tests can count lookups.  Mount checks read
+# /proc/self/mountinfo: findmnt would stat the path and trigger it.
+. "$TOP/test/qemu/lib.sh"
+
+AGENT=/sbin/autofs
+SYSLOG=/run/autofs-syslog.log
+D=/srv/data
+
+# fstype PATH: the type of the topmost mount on PATH, if any
+fstype() {
+	awk -v p="$1" '$5 == p { for (i = 6; i <= NF; i++) if ($i == "-") t = $(i + 1) }
+		END { print t }' /proc/self/mountinfo
+}
+
+mounted_under() {
+	awk -v d="$1/" 'index($5, d) == 1 { print $5 }' /proc/self/mountinfo | sort
+}
+
+# lookups KEY: how many lookup lines the agent logged for KEY
+lookups() {
+	grep -c "lookup map=.* key=$1 " "$SYSLOG"
+}
+
+# logged PATTERN: the agent's syslog has PATTERN (the reader may lag a little)
+logged() {
+	local i
+	for i in $(seq 30); do
+		grep -q "$1" "$SYSLOG" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# wait_gone PATH SECONDS: until PATH has no mount of its own
+wait_gone() {
+	local i
+	for i in $(seq "$2"); do
+		[ -z "$(fstype "$1")" ] && return 0
+		sleep 1
+	done
+	[ -z "$(fstype "$1")" ]
+}
+
+syslog_start() {
+	rm -f /dev/log
+	python3 -c '
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind("/dev/log")
+os.chmod("/dev/log", 0o666)
+f = open(sys.argv[1], "ab", buffering=0)
+while True:
+    f.write(s.recv(65536).rstrip(b"\0\n") + b"\n")
+' "$SYSLOG" &
+	SYSLOG_PID=$!
+	for _ in $(seq 50); do [ -S /dev/log ] && return 0; sleep 0.1; done
+	return 1
+}
+
+if [ ! -x "$AGENT" ] || ! grep -qw autofsng /proc/filesystems; then
+	t_fail setup "$AGENT or the autofsng filesystem missing"
+	exit 0
+fi
+: > "$SYSLOG"
+syslog_start || { t_fail syslog "no reader on /dev/log"; exit 0; }
+t_eq agent-sysctl /sbin/autofs "$(cat /proc/sys/fs/autofsng/agent)"
+echo 1 > /proc/sys/fs/mount_expire_tick
+
+# --- maps --------------------------------------------------------------------
+
+mkdir -p $D/bindsrc $D/multi/a $D/multi/b $D/direct $D/nssrc
+echo hello-bind > $D/bindsrc/hello
+echo multi-root > $D/multi/root
+echo hello-direct > $D/direct/hello
+echo hello-ns > $D/nssrc/hello
+cat > /etc/autofs-agent.conf <<'CONF'
+[general]
+timeout = 600
+negative_timeout = 120
+browse = no
+CONF
+cat > /etc/auto.master <<'MASTER'
+/auto	file:/etc/auto.data	--timeout=3 -browse
+/-	/etc/auto.direct	--timeout=3
+/prog	/etc/auto.prog		--timeout=3
+/bad	nosuchtype:auto.bad
+MASTER
+cat > /etc/auto.data <<'MAP'
+bind	-fstype=bind	:/srv/data/bindsrc
+tmp	-fstype=tmpfs,size=1m	:tmpfs
+busy	-fstype=tmpfs,size=1m	:tmpfs
+ns	-fstype=bind	:/srv/data/nssrc
+multi	/ -fstype=bind :/srv/data/multi \
+	/a -fstype=tmpfs :tmpfs \
+	/b -fstype=bind :/srv/data/bindsrc
+broken	-fstype=bind	"/srv/data/unterminated
+MAP
+cat > /etc/auto.direct <<'MAP'
+/mnt/direct/d1	-fstype=bind	:/srv/data/direct
+MAP
+cat > /etc/auto.prog <<'MAP'
+#!/bin/sh
+case "$1" in
+p1) echo "-fstype=tmpfs,size=1m :tmpfs" ;;
+*) exit 1 ;;
+esac
+MAP
+chmod 755 /etc/auto.prog
+
+# --- start -------------------------------------------------------------------
+
+out=$("$AGENT" start 2>&1)
+rc=$?
+echo "$out"
+t_eq start-indirect autofsng "$(fstype /auto)"
+t_eq start-direct autofsng "$(fstype /mnt/direct/d1)"
+t_eq start-program autofsng "$(fstype /prog)"
+t_eq start-bad-skipped "" "$(fstype /bad)"
+t_ok start-bad-reported grep -q "auto.bad" <<<"$out"
+t_eq start-exit 0 "$rc"
+before=$(grep -c autofsng /proc/self/mountinfo)
+out=$("$AGENT" start 2>&1)
+t_eq start-twice "$before" "$(grep -c autofsng /proc/self/mountinfo)"
+t_ok start-twice-says-running grep -q "running /auto" <<<"$out"
+t_ok start-options grep -q ' /auto .*autofsng.*browse' /proc/self/mountinfo
+
+# --- lookups through the kernel ------------------------------------------------
+
+# a process with its cwd in /auto/busy keeps it (and its data) to the end
+(cd /auto/busy && echo keep > f && exec sleep 600) &
+BUSY_PID=$!
+sleep 1
+t_eq busy-mounted tmpfs "$(fstype /auto/busy)"
+
+t_eq bind-cat hello-bind "$(cat /auto/bind/hello 2>&1)"
+t_eq bind-mounted bind-in-mountinfo "$(grep -q ' /auto/bind ' /proc/self/mountinfo && echo bind-in-mountinfo)"
+t_ok bind-logged logged "lookup map=.* key=bind .*result=0"
+t_ok tmpfs-cd sh -c 'cd /auto/tmp && echo data > f && [ "$(cat f)" = data ]'
+t_eq tmpfs-mounted tmpfs "$(fstype /auto/tmp)"
+t_ok tmpfs-ls ls /auto/tmp
+t_eq direct-cat hello-direct "$(cat /mnt/direct/d1/hello 2>&1)"
+t_eq program-map tmpfs "$(ls /prog/p1 >/dev/null 2>&1; fstype /prog/p1)"
+
+# missing key: ENOENT, negative-cached (the agent runs once)
+out=$(ls /auto/nosuchkey 2>&1)
+t_ok missing-enoent grep -q "No such file or directory" <<<"$out"
+ls /auto/nosuchkey >/dev/null 2>&1
+stat /auto/nosuchkey >/dev/null 2>&1
+logged "key=nosuchkey"
+sleep 0.5
+t_eq missing-negative-cached 1 "$(lookups nosuchkey)"
+
+# a malformed line fails only its key
+out=$(ls /auto/broken 2>&1)
+t_ok malformed-enoent grep -q "No such file or directory" <<<"$out"
+t_ok malformed-logged logged "key=broken"
+t_eq malformed-others-fine hello-bind "$(cat /auto/bind/hello 2>&1)"
+
+# a requester in another mount namespace gets the mount there, not here
+out=$(unshare -m --propagation private sh -c \
+	'cat /auto/ns/hello && grep -c " /auto/ns " /proc/self/mountinfo' 2>&1)
+t_eq other-namespace "hello-ns 1" "$(echo $out)"
+t_eq other-namespace-not-here "" "$(fstype /auto/ns)"
+
+# --- figures: one lookup in a 10-line and a 100,000-line file map ----------------
+
+# the agent's own figure is the ms= of its log line (config and map read,
+# mount built and attached); the wall time includes the kernel's exec
+awk 'BEGIN { for (i = 1; i <= 100000; i++) printf "k%06d\t-fstype=tmpfs,size=1m\t:tmpfs\n", i }' \
+	> /etc/auto.big
+head -10 /etc/auto.big > /etc/auto.small
+printf '/small\t/etc/auto.small\t--timeout=5\n/big\t/etc/auto.big\t--timeout=5\n' > /etc/auto.master.big
+"$AGENT" start /etc/auto.master.big >/dev/null 2>&1
+for m in small:k000010 big:k100000; do
+	t0=$(date +%s%N)
+	ls "/${m%%:*}/${m#*:}" >/dev/null 2>&1
+	wall=$(( ($(date +%s%N) - t0) / 1000000 ))
+	logged "key=${m#*:} " >/dev/null
+	ms=$(sed -n "s/.*lookup map=.* key=${m#*:} .*result=0 ms=\([0-9]*\).*/\1/p" "$SYSLOG" | tail -1)
+	echo "MEASURE agent lookup ${m%%:*} map: agent ${ms:-?} ms, wall ${wall} ms (TCG)" |
+		tee -a /run/results/agent-measure.txt
+	t_eq "figure-${m%%:*}-mounted" tmpfs "$(fstype "/${m%%:*}/${m#*:}")"
+done
+
+# --- multi-mount with offsets --------------------------------------------------
+
+t_eq multi-root multi-root "$(cat /auto/multi/root 2>&1)"
+t_eq multi-offset-lazy autofsng "$(fstype /auto/multi/a)"
+t_eq multi-offset-b-lazy autofsng "$(fstype /auto/multi/b)"
+t_ok multi-offset-mount sh -c 'cd /auto/multi/a && touch x'
+t_eq multi-offset-mounted tmpfs "$(fstype /auto/multi/a)"
+t_eq multi-offset-b hello-bind "$(cat /auto/multi/b/hello 2>&1)"
+# keep the tree busy until the expiry checks
+(cd /auto/multi/a && exec sleep 600) &
+MULTI_PID=$!
+
+# --- status, browse ------------------------------------------------------------
+
+out=$("$AGENT" status 2>&1)
+echo "$out"
+t_ok status-countdown grep -Eq '/auto/busy .*expires in [0-9]+ s of 3 s' <<<"$out"
+t_ok status-subtree grep -Eq '/auto/multi/a .*(subtree)' <<<"$out"
+"$AGENT" status --json > /run/status.json 2>&1
+t_ok status-json python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = [t for t in d["triggers"] if t["trigger"] == "/auto"][0]
+assert any(m["path"] == "/auto/busy" and m["expire"]["timeout"] == 3 for m in t["mounts"])
+' /run/status.json
+out=$(ls /auto)
+t_ok browse-keys sh -c "echo '$out' | grep -qx bind && echo '$out' | grep -qx multi && echo '$out' | grep -qx busy"
+
+# --- expiry ------------------------------------------------------------------
+
+t_ok tmpfs-expires wait_gone /auto/tmp 20
+t_ok bind-expires wait_gone /auto/bind 10
+t_ok direct-expires wait_gone /mnt/direct/d1 10
+t_eq multi-busy-stays tmpfs "$(fstype /auto/multi/a)"
+kill $MULTI_PID
+wait $MULTI_PID 2>/dev/null
+t_ok multi-expires-as-one wait_gone /auto/multi 10
+t_eq multi-tree-gone "" "$(mounted_under /auto/multi)"
+t_ok program-expires wait_gone /prog/p1 10
+t_eq busy-stays tmpfs "$(fstype /auto/busy)"
+t_eq busy-data keep "$(cat /proc/$BUSY_PID/cwd/f 2>&1)"
+t_eq after-expiry-remount hello-bind "$(cat /auto/bind/hello 2>&1)"
+
+# --- dump, test ----------------------------------------------------------------
+
+out=$("$AGENT" dump 2>&1)
+t_ok dump-lists-keys grep -q "multi" <<<"$out"
+out=$("$AGENT" test /etc/auto.data multi 2>&1)
+t_ok test-multi grep -q "lazily" <<<"$out"
+out=$("$AGENT" test /etc/auto.prog p1 2>&1)
+t_ok test-program grep -q "tmpfs" <<<"$out"
+"$AGENT" test /etc/auto.data nosuchkey >/dev/null 2>&1
+t_eq test-missing-exit 3 "$?"
+
+# --- LDAP ----------------------------------------------------------------------
+
+ldap_test() {
+	local dir=/run/slapd suffix="dc=example,dc=org" pid
+	[ -x /usr/sbin/slapd ] || { t_fail ldap "no /usr/sbin/slapd"; return; }
+	mkdir -p $dir/db
+	# the schema and entry helpers of the host LDAP tests
+	need() { :; }
+	TMP=/run . "$TOP/test/integration/ldap_lib.sh"
+	ldap_schema > $dir/automount.schema
+	cat > $dir/slapd.conf <<-CONF
+	include /etc/ldap/schema/core.schema
+	include /etc/ldap/schema/cosine.schema
+	include /etc/ldap/schema/nis.schema
+	include $dir/automount.schema
+	pidfile $dir/slapd.pid
+	modulepath /usr/lib/ldap
+	moduleload back_mdb
+	database mdb
+	suffix "$suffix"
+	rootdn "cn=admin,$suffix"
+	directory $dir/db
+	maxsize 16777216
+	access to * by * read
+	CONF
+	{
+		printf 'dn: %s\nobjectClass: dcObject\nobjectClass: organization\no: example\ndc: example\n\n' "$suffix"
+		printf 'dn: ou=bis,%s\nobjectClass: organizationalUnit\nou: bis\n\n' "$suffix"
+		printf 'dn: automountMapName=auto.lhome,ou=bis,%s\nobjectClass: automountMap\nautomountMapName: auto.lhome\n\n' "$suffix"
+		bis_entry "automountMapName=auto.lhome,ou=bis,$suffix" carol carol "-fstype=bind :/srv/data/bindsrc"
+	} > $dir/data.ldif
+	slapadd -q -f $dir/slapd.conf -l $dir/data.ldif || { t_fail ldap "slapadd failed"; return; }
+	/usr/sbin/slapd -f $dir/slapd.conf -h "ldap://127.0.0.1:3389/" || { t_fail ldap "slapd did not start"; return; }
+	for _ in $(seq 100); do
+		ldapsearch -x -H ldap://127.0.0.1:3389 -b "$suffix" -s base dn >/dev/null 2>&1 && break
+		sleep 0.2
+	done
+	cat >> /etc/autofs-agent.conf <<-CONF
+	[ldap]
+	uri = ldap://127.0.0.1:3389
+	timeout = 5
+	network_timeout = 2
+	CONF
+	echo "/ldap ldap:automountMapName=auto.lhome,ou=bis,$suffix --timeout=60" > /etc/auto.master.ldap
+	"$AGENT" start /etc/auto.master.ldap
+	t_eq ldap-map hello-bind "$(cat /ldap/carol/hello 2>&1)"
+	t_ok ldap-logged logged "lookup map=.* key=carol .*source=ldap.*result=0"
+	umount /ldap/carol 2>/dev/null
+	pid=$(cat $dir/slapd.pid 2>/dev/null) && kill "$pid"
+}
+ldap_test
+
+# --- stop ----------------------------------------------------------------------
+
+out=$("$AGENT" stop 2>&1)
+rc=$?
+echo "$out"
+t_eq stop-busy-exit 7 "$rc"
+t_ok stop-reports-busy grep -q "busy /auto" <<<"$out"
+t_eq stop-leaves-busy tmpfs "$(fstype /auto/busy)"
+t_eq stop-removed-direct "" "$(fstype /mnt/direct/d1)"
+t_eq stop-removed-prog "" "$(fstype /prog)"
+kill $BUSY_PID 2>/dev/null
+wait $BUSY_PID 2>/dev/null
+umount /auto/busy /auto/bind 2>/dev/null
+"$AGENT" stop >/dev/null 2>&1
+t_eq stop-all "" "$(grep autofsng /proc/self/mountinfo)"
+echo "--- agent syslog"
+cat "$SYSLOG"
+kill $SYSLOG_PID 2>/dev/null
+exit 0
