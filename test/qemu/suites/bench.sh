@@ -23,6 +23,7 @@ N=${BENCH_N:-20}
 EXP=${BENCH_EXP:-1000}
 LDAPN=${BENCH_LDAP:-1000}
 BUSY_S=15		# CPU window with every expiry mount busy
+EXP_BUDGET=${BENCH_EXP_BUDGET:-300}	# seconds of TCG for making the expiry mounts
 AGENT=/sbin/autofs
 AT_PID=
 
@@ -71,7 +72,7 @@ mkdir -p /srv/pl/bind/k01 && echo plain > /srv/pl/bind/k01/hello
 keys() { local i; for i in $(seq -w 1 64) one; do printf '%s\t%s\n' "${i/#[0-9]/k&}" "$1"; done; }
 keys "-fstype=bind	:/srv/bind" > $B/map.bind
 keys "-vers=4.2,nobind	127.0.0.1:/export/data" > $B/map.nfs
-seq -f 'e%04g' 1 "$EXP" | awk '{print $1 "\t-fstype=bind\t:/srv/bind"}' > $B/map.exp
+seq -f 'e%04g' 1 1000 | awk '{print $1 "\t-fstype=bind\t:/srv/bind"}' > $B/map.exp
 for n in 1000 10000 100000; do
 	seq -f 'key%06g' 1 $n | awk '{print $1 "\t-fstype=bind\t:/srv/bind"}' > $B/map.b$n
 	mkdir -p /srv/pl/b$n && (cd /srv/pl/b$n && seq -f 'key%06g' 1 $n | xargs mkdir)
@@ -126,7 +127,8 @@ at_start() {
 	automount -f $debug $B/at.master >> $B/at.log 2>&1 &
 	AT_PID=$!
 	for i in $(seq 600); do
-		[ "$(awk '$9 == "autofs" && index($5, "/at/") == 1' /proc/self/mountinfo | wc -l)" -ge "$want" ] &&
+		[ "$(awk '{ for (i = 7; $i != "-"; i++); }
+			$(i + 1) == "autofs" && index($5, "/at/") == 1' /proc/self/mountinfo | wc -l)" -ge "$want" ] &&
 			return 0
 		sleep 0.1
 	done
@@ -164,7 +166,16 @@ for fs in bind nfs; do
 	at=$("$AB" first auto - /at/$fs hello "$N" | stats)
 	raw=$("$AB" first $fs $src /mnt/raw/$fs hello "$N" | stats)
 	row first-$fs "first access to first byte, $fs" us "$ng" "$at" "$raw"
+	[ $fs = bind ] && exp_cost=$(( ${ng%% *} + ${at%% *} ))
 done
+# Making the expiry mounts costs EXP first accesses on each side: keep that
+# within EXP_BUDGET seconds of TCG, in steps of 100 mounts (said in the rows).
+if [ -n "${exp_cost:-}" ] && [ "$exp_cost" -gt 0 ] && [ $((EXP * exp_cost / 1000000)) -gt "$EXP_BUDGET" ]; then
+	fit=$(( EXP_BUDGET * 1000000 / exp_cost / 100 * 100 ))
+	[ "$fit" -ge 100 ] || fit=100
+	log "expiry scaled from $EXP to $fit mounts (one bind lookup on each side: $exp_cost us)"
+	EXP=$fit
+fi
 # the mounted key vs a plain directory at the same depth
 cat /ng/bind/k01/hello /at/bind/k01/hello >/dev/null
 ng=$("$AB" walk /ng/bind/k01/hello 20000 11 | stats)
@@ -254,7 +265,7 @@ expiry() {	# DIR PID-OR-kworker -> sets E_CREATE E_CPU E_GONE
 	E_CPU=$(( (c1 - c0) * 1000 / $(hz) ))
 	E_BUSY=$(below "$dir")
 	wait $hp
-	E_GONE=$(field ms "$("$AB" gone "$dir" 240)")
+	E_GONE=$(field ms "$("$AB" gone "$dir" 300)")
 	E_LEFT=$(below "$dir")
 }
 expiry /ng/exp kworker
