@@ -223,7 +223,7 @@ for n in 1000 10000 100000; do
 	t0=$(date +%s%N)
 	at_start "/at/b$n $B/map.b$n -browse" || { t_fail at-start-b$n "automount -f did not start"; continue; }
 	# autofs-tools makes the browse directories after the mount: wait for all
-	for i in $(seq 1200); do
+	for i in $(seq 360); do
 		[ "$(field entries "$("$AB" ls /at/b$n)")" = $n ] && break
 		sleep 0.5
 	done
@@ -361,9 +361,9 @@ for fs in bind nfs; do
 	ng_clear /ng/$fs; umount /at/$fs/k01
 	if command -v perf >/dev/null; then
 		for who in ng at; do
-			perf record -q -a -e cpu-clock -F 499 -o /tmp/perf.$who -- \
+			timeout 120 perf record -q -a -e cpu-clock -F 499 -o /tmp/perf.$who -- \
 				"$AB" first auto - /$who/$fs hello 10 > $T/perf-$who-$fs.samples 2>/dev/null
-			perf report -q -i /tmp/perf.$who --stdio --sort comm,dso 2>/dev/null | head -40 > $T/perf-$who-$fs.txt
+			timeout 90 perf report -q -i /tmp/perf.$who --stdio --sort comm,dso 2>/dev/null | head -40 > $T/perf-$who-$fs.txt
 		done
 	fi
 done
