@@ -1,0 +1,8 @@
+# Benchmarks (bench/README.md): the timing program the guest suite
+# test/qemu/suites/bench.sh runs, built on the host like the other guest
+# programs.  `bench/run` boots the guest and files the results.
+noinst_PROGRAMS += bench/abench
+bench_abench_SOURCES = bench/abench.c
+bench_abench_CFLAGS = $(WARN_CFLAGS) -O2
+bench_abench_LDFLAGS =
+EXTRA_DIST += bench/run bench/report.sh bench/README.md test/qemu/suites/bench.sh
