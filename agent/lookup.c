@@ -206,9 +206,6 @@ static int plan_attach(struct am_ctx *ctx, const struct am_request *rq,
 		if (err && err != -ENOSYS)
 			am_log(LOG_ERR, "map %s: key %s: offset %s: %s", rq->rq_map, rq->rq_key,
 			       lp->lp_kids[i]->mn_offset, strerror(-err));
-			continue;
-		}
-		plan_expiry(ctx, rq, lp->lp_kidfd[i], MOUNTFD_EXPIRE_SUBTREE, rs->rs_timeout);
 	}
 	return AM_EXIT_OK;
 }
