@@ -1,3 +1,4 @@
+# DEFAULT=no
 # expirybench: cost of one expiry tick and time to expire with 1,000 and
 # 10,000 EXPIRE mounts (1-second tick).  "busy" holds a mountfd on every
 # mount for 20 s, so every tick checks them all and none may go; then all
