@@ -128,13 +128,17 @@ static int trigger_set(int fsfd, const char *key, const char *value)
 
 static void trigger_fserr(int fsfd, const struct am_trigger *tg, const char *what, int err)
 {
-	char msg[256];
+	char msg[256], *m = msg;
 	ssize_t n = read(fsfd, msg, sizeof(msg) - 1);
 
 	msg[n > 0 ? n : 0] = '\0';
+	msg[strcspn(msg, "\n")] = '\0';
+	/* the fs_context log tags each line "e ", "w " or "i " */
+	if (m[0] && m[1] == ' ' && strchr("ewi", m[0]))
+		m += 2;
 	am_log(LOG_ERR, "autofsng trigger for %s (%s): %s: %s%s%s", tg->tg_map,
 	       tg->tg_key ? tg->tg_key : "indirect", what, strerror(-err),
-	       n > 0 ? ": " : "", msg);
+	       *m ? ": " : "", m);
 }
 
 int am_trigger_build(const struct am_trigger *tg)

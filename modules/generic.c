@@ -31,8 +31,11 @@ static void generic_fserr(const struct generic_ctx *g, const char *what)
 	n = read(g->fsfd, msg, sizeof(msg) - 1);
 	if (n > 0) {
 		msg[n] = '\0';
+		msg[strcspn(msg, "\n")] = '\0';
+		/* the fs_context log tags each line "e ", "w " or "i " */
 		h->ah_log(h->ah_ctx, LOG_ERR, "%s mount of %s: %s: %s", g->req->mr_fstype,
-			  g->req->mr_locs[0].al_path, what, msg);
+			  g->req->mr_locs[0].al_path, what,
+			  msg[0] && msg[1] == ' ' && strchr("ewi", msg[0]) ? msg + 2 : msg);
 	} else {
 		h->ah_log(h->ah_ctx, LOG_ERR, "%s mount of %s: %s", g->req->mr_fstype,
 			  g->req->mr_locs[0].al_path, what);
