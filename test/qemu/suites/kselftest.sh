@@ -15,7 +15,7 @@ total_pass=0 total_fail=0 total_skip=0
 run_one() {
 	local dir=$1 prog=$2 name rc out p f s
 	name=${dir}-${prog%.sh}
-	out=$(cd "$KS/$dir" && timeout 120 "./$prog" 2>&1)
+	out=$(cd "$KS/$dir" && timeout 240 "./$prog" 2>&1)
 	rc=$?
 	echo "$out" | sed "s|^|  $name: |" | tail -40
 	p=$(echo "$out" | grep -Ec '^(# )?ok [0-9]+' )
