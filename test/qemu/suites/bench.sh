@@ -23,7 +23,7 @@ N=${BENCH_N:-20}
 EXP=${BENCH_EXP:-1000}
 LDAPN=${BENCH_LDAP:-1000}
 BUSY_S=10		# CPU window with every expiry mount busy
-EXP_BUDGET=${BENCH_EXP_BUDGET:-120}	# seconds of TCG for making the expiry mounts
+EXP_BUDGET=${BENCH_EXP_BUDGET:-60}	# seconds of TCG for making the expiry mounts
 AGENT=/sbin/autofs
 AT_PID=
 
