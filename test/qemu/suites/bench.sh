@@ -22,8 +22,8 @@ B=/run/bench		# maps, configuration, logs
 N=${BENCH_N:-20}
 EXP=${BENCH_EXP:-1000}
 LDAPN=${BENCH_LDAP:-1000}
-BUSY_S=15		# CPU window with every expiry mount busy
-EXP_BUDGET=${BENCH_EXP_BUDGET:-200}	# seconds of TCG for making the expiry mounts
+BUSY_S=10		# CPU window with every expiry mount busy
+EXP_BUDGET=${BENCH_EXP_BUDGET:-60}	# seconds of TCG for making the expiry mounts
 AGENT=/sbin/autofs
 AT_PID=
 
@@ -119,7 +119,7 @@ mount_wait = -1
 EOF
 # at_start MASTER-LINES... [-d]: (re)start automount -f; waits for its mounts
 at_start() {
-	local debug= i want
+	local debug="" i want
 	[ "$1" = -d ] && { debug=-d; shift; }
 	printf '%s\n' "$@" > $B/at.master
 	want=$#
@@ -269,17 +269,17 @@ expiry() {	# DIR PID-OR-kworker -> sets E_CREATE E_CPU E_GONE
 	E_LEFT=$(below "$dir")
 }
 expiry /ng/exp kworker
-ng=($E_CREATE $E_CPU $E_GONE $E_BUSY $E_LEFT)
+ngx=("$E_CREATE" "$E_CPU" "$E_GONE" "$E_BUSY" "$E_LEFT")
 at_start "/at/exp $B/map.exp --timeout=5 -nobrowse" || t_fail at-start-exp "automount -f did not start"
 expiry /at/exp "$AT_PID"
-at=($E_CREATE $E_CPU $E_GONE $E_BUSY $E_LEFT)
+atx=("$E_CREATE" "$E_CPU" "$E_GONE" "$E_BUSY" "$E_LEFT")
 at_stop
 echo 10 > /proc/sys/fs/mount_expire_tick
-row exp-create "$EXP mounts made by one process, one after the other" us "${ng[0]}" "${at[0]}" -
-row exp-busy-cpu "CPU of the expiry mechanism over ${BUSY_S} s, $EXP busy mounts" ms "${ng[1]}" "${at[1]}" -
-row exp-idle-gone "$EXP idle mounts (timeout 5 s): release until all gone" ms "${ng[2]}" "${at[2]}" -
-t_eq exp-busy-kept "$EXP $EXP" "${ng[3]} ${at[3]}"
-t_eq exp-all-gone "0 0" "${ng[4]} ${at[4]}"
+row exp-create "$EXP mounts made by one process, one after the other" us "${ngx[0]}" "${atx[0]}" -
+row exp-busy-cpu "CPU of the expiry mechanism over ${BUSY_S} s, $EXP busy mounts" ms "${ngx[1]}" "${atx[1]}" -
+row exp-idle-gone "$EXP idle mounts (timeout 5 s): release until all gone" ms "${ngx[2]}" "${atx[2]}" -
+t_eq exp-busy-kept "$EXP $EXP" "${ngx[3]} ${atx[3]}"
+t_eq exp-all-gone "0 0" "${ngx[4]} ${atx[4]}"
 
 # --- 7. lookup in a 100k-key file map and in an LDAP map ------------------
 log "phase 5: big maps"
