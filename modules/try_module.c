@@ -11,12 +11,18 @@
  * "[v6addr]:/path" or a local "/path".  -r FILE reads the first byte of
  * TARGET/FILE after attaching and prints the time from the start of the
  * mount to that byte.  Exit: 0 mounted, 6 mount failed (as the agent), 2 usage.
+ *
+ *   try-module -M [-c SECTION.KEY=VAL]... MAP.so [KEY]
+ *
+ * loads a map backend instead: prints KEY's entry, or without KEY every
+ * "key<TAB>entry" its ->enumerate gives.  Exit: 0, 1 no such key, 6 error.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,6 +180,51 @@ static int try_first_byte(const char *target, const char *file, long start)
 	return 0;
 }
 
+static int try_print_key(const char *key, const char *entry, void *arg)
+{
+	(void)arg;
+	printf("%s\t%s\n", key, entry);
+	return 0;
+}
+
+/* -M MAP.so [KEY]: a map backend's entry for KEY, or all it enumerates. */
+static int try_map(int argc, char **argv, const struct am_host *host)
+{
+	const char *const noargv[] = { NULL };
+	struct am_map_args args = { .ma_size = sizeof(args), .ma_name = "",
+				    .ma_argv = noargv, .ma_host = host };
+	const struct am_map_ops *ops;
+	struct am_map *map;
+	char *entry = NULL;
+	void *h;
+	int ret;
+
+	h = dlopen(argv[0], RTLD_NOW | RTLD_LOCAL);
+	ops = h ? dlsym(h, AM_MAP_SYMBOL) : NULL;
+	if (!ops || ops->abi != AM_MAP_ABI || ops->size < sizeof(*ops)) {
+		fprintf(stderr, "try-module: %s: no usable %s\n", argv[0], AM_MAP_SYMBOL);
+		return 2;
+	}
+	ret = ops->open(&map, &args);
+	if (ret) {
+		fprintf(stderr, "try-module: open: %s\n", strerror(-ret));
+		return 6;
+	}
+	if (argc > 1) {
+		ret = ops->lookup(map, argv[1], &entry);
+		if (!ret)
+			printf("%s\n", entry);
+		free(entry);
+	} else {
+		ret = ops->enumerate ? ops->enumerate(map, try_print_key, NULL) : 0;
+	}
+	ops->close(map);
+	if (ret)
+		fprintf(stderr, "try-module: %s: %s\n", argc > 1 ? argv[1] : "enumerate",
+			strerror(-ret));
+	return ret == -ENOENT ? 1 : ret ? 6 : 0;
+}
+
 static int try_usage(void)
 {
 	fprintf(stderr, "usage: try-module [-o OPTS] [-t TIMEOUT_MS] [-T FSTYPE] "
@@ -190,19 +241,23 @@ int main(int argc, char **argv)
 				    .mr_locs = locs, .mr_host = &host };
 	const struct am_mount_ops *ops;
 	const char *readfile = NULL;
+	bool map = false;
 	long start;
 	int c, fd;
 
-	while ((c = getopt(argc, argv, "o:t:T:c:r:")) != -1) {
+	while ((c = getopt(argc, argv, "Mo:t:T:c:r:")) != -1) {
 		switch (c) {
 		case 'o': req.mr_options = optarg; break;
 		case 't': req.mr_timeout_ms = strtoul(optarg, NULL, 10); break;
 		case 'T': req.mr_fstype = optarg; break;
 		case 'c': if (try_add_conf(optarg)) return try_usage(); break;
 		case 'r': readfile = optarg; break;
+		case 'M': map = true; break;
 		default: return try_usage();
 		}
 	}
+	if (map && argc - optind >= 1)
+		return try_map(argc - optind, argv + optind, &host);
 	if (argc - optind < 3)
 		return try_usage();
 	for (c = optind + 2; c < argc; c++)
