@@ -123,8 +123,10 @@ static int start_entry(struct am_ctx *ctx, const struct am_mounts *ms,
 		am_mopts_free(&mo);
 		return err < 0;
 	}
+	/* the kernel wants mapkey and mapoffset on every direct trigger */
 	sd.sd_tg.tg_direct = true;
 	sd.sd_tg.tg_browse = false;
+	sd.sd_tg.tg_offset = "/";
 	err = am_chain_init(ctx, me->me_map, mo.mo_argc, (const char *const *)mo.mo_argv, &ch);
 	if (!err) {
 		err = am_chain_enumerate(&ch, start_direct_key, &sd);
