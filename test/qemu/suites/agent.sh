@@ -145,8 +145,7 @@ t_ok start-options grep -q ' /mnt/auto .*autofsng.*browse' /proc/self/mountinfo
 # a process with its cwd in /mnt/auto/busy keeps it (and its data) to the end
 (cd /mnt/auto/busy && echo keep > f && exec sleep 600) &
 BUSY_PID=$!
-sleep 1
-t_eq busy-mounted tmpfs "$(fstype /mnt/auto/busy)"
+t_ok busy-mounted wait_type /mnt/auto/busy tmpfs 15
 
 t_eq bind-cat hello-bind "$(cat /mnt/auto/bind/hello 2>&1)"
 t_eq bind-mounted bind-in-mountinfo "$(grep -q ' /mnt/auto/bind ' /proc/self/mountinfo && echo bind-in-mountinfo)"
