@@ -216,6 +216,7 @@ static int trapfs_helper_init(struct subprocess_info *info, struct cred *new)
 	err = ksys_setsid();
 	if (err < 0)
 		return err;
+	err = 0;
 	spin_lock(&req->sbi->lock);
 	if (req->expired)
 		err = -ETIME;
