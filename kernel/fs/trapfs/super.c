@@ -30,6 +30,8 @@ enum trapfs_param {
 static const struct fs_parameter_spec trapfs_fs_parameters[] = {
 	fsparam_u32oct("mode",			TRAPFS_OPT_MODE),
 	fsparam_string("helper",		TRAPFS_OPT_HELPER),
+	/* mount(8) takes helper= for itself (the umount helper) and drops it */
+	fsparam_string("trap_helper",		TRAPFS_OPT_HELPER),
 	fsparam_u32("negative_timeout",		TRAPFS_OPT_NEGATIVE_TIMEOUT),
 	fsparam_u32("helper_timeout",		TRAPFS_OPT_HELPER_TIMEOUT),
 	{}
