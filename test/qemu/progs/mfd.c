@@ -401,6 +401,8 @@ static int cmd_mass(char **argv)
 	if (hold && setrlimit(RLIMIT_NOFILE, &rl))
 		return fail();
 	fds = calloc(n, sizeof(*fds));
+	if (!fds)
+		return fail();
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/m%d", dir, i);
 		if ((mkdir(path, 0755) && errno != EEXIST) ||
@@ -431,6 +433,7 @@ static int cmd_mass(char **argv)
 			close(fds[i]);
 		start = now_ms();
 	}
+	free(fds);
 	ms = wait_gone(dir, 1, secs * 1000L + 60000);
 	printf("gone_ms=%ld last_tick_ns=%lu\n", ms, read_sysctl("mount_expire_last_ns"));
 	return ms < 0;
