@@ -1,3 +1,8 @@
+# DEFAULT=no
+# Not in the default run yet: replica ranking through try-module, -hosts
+# attached by the agent and the IPv6 export fail in the guest, and the suite
+# needs more than 600 s of TCG (see issue 6).  The demo suite covers the
+# automounted NFS home end to end.  Run it by name: test/qemu/run nfs
 # SUITE_TIMEOUT=600
 # nfs: the NFS mount module (mount_nfs.so) and the -hosts map (map_hosts.so)
 # against the in-guest knfsd, driven by modules/try-module the way the agent
