@@ -1,4 +1,4 @@
-# maps: /home backed by an LDAP map and /nishome by a NIS map, mounted
+# maps: /home backed by an LDAP map and /mnt/nishome by a NIS map, mounted
 # under the kernel's call: the trigger asks the agent, the agent asks
 # slapd or ypserv, the home comes over NFS from the in-guest knfsd.
 . "$TOP/test/integration/maps_lib.sh"
@@ -24,6 +24,9 @@ guest_ldap_data() {
 LDAP_TLS=no LDAP_DATA=guest_ldap_data slapd_start
 
 nis_home_source() { printf '%s %s\n' '*' "$HOME_ENTRY"; }
+# the guest's root is read-only: ypserv's maps live on a tmpfs
+mount -t tmpfs nis-maps /var/yp
+at_exit "umount -l /var/yp"
 NIS_PRIVATE=no nis_start
 
 # the kernel runs the agent with no environment of ours: real /etc files
@@ -39,9 +42,9 @@ timeout = 10
 CONF
 cat > /etc/auto.master <<MASTER
 /home ldap:automountMapName=auto.home,ou=bis,$SUFFIX
-/nishome nis:auto.home
+/mnt/nishome nis:auto.home
 MASTER
-mkdir -p /nishome
+mkdir -p /mnt/nishome
 unset AUTOFS_AGENT_CONF AUTOFS_AGENT_MODULE_DIR
 
 t_ok start autofs start
@@ -49,8 +52,8 @@ at_exit "autofs stop"
 t_eq ldap-home-explicit-key "home of alice" "$(cat /home/alice/hello 2>&1)"
 t_eq ldap-home-is-nfs nfs4 "$(findmnt -no FSTYPE /home/alice)"
 t_eq ldap-home-wildcard "home of bob" "$(cat /home/bob/hello 2>&1)"
-t_eq nis-home-wildcard "home of alice" "$(cat /nishome/alice/hello 2>&1)"
-t_eq nis-home-is-nfs nfs4 "$(findmnt -no FSTYPE /nishome/alice)"
+t_eq nis-home-wildcard "home of alice" "$(cat /mnt/nishome/alice/hello 2>&1)"
+t_eq nis-home-is-nfs nfs4 "$(findmnt -no FSTYPE /mnt/nishome/alice)"
 if ls /home/nobody >/dev/null 2>&1; then
 	t_fail ldap-home-without-export "/home/nobody exists"
 else

@@ -63,7 +63,8 @@ t_eq walk-no-sibling-of-start ENOENT "$("$MFD" nexttop /mnt/w/a)"
 t_eq walk-leaf-empty "" "$("$MFD" children /mnt/w/b)"
 # chroot: the root's mount holds /mnt/cr/in (inside) and /mnt/out (outside)
 mkdir -p /mnt/cr/in; mnt /mnt/cr/in; mnt /mnt/out
-t_eq walk-chroot "dirfd=/ /in" "$("$MFD" chroot-walk /mnt/cr | tr '\n' ' ' | sed 's/ $//')"
+# (LeakSanitizer cannot read /proc inside the chroot: leaks are checked elsewhere)
+t_eq walk-chroot "dirfd=/ /in" "$(ASAN_OPTIONS=detect_leaks=0 "$MFD" chroot-walk /mnt/cr | tr '\n' ' ' | sed 's/ $//')"
 umount /mnt/cr/in /mnt/out
 
 # DETACH / ATTACH round trip keeps the tree and its contents.
