@@ -6,8 +6,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 kb=${KBUILD_DIR:-$top/_kbuild}
 # FILE_PATH_CHANGES only asks whether MAINTAINERS needs an entry for a new
 # file; the series adds one MAINTAINERS patch for all its files instead of
-# touching MAINTAINERS in every patch.
-checkpatch="$kb/linux/scripts/checkpatch.pl --strict --quiet --no-tree --show-types --ignore FILE_PATH_CHANGES"
+# touching MAINTAINERS in every patch.  EMBEDDED_FILENAME is a substring
+# match: 'source "fs/trapfs/Kconfig"' in fs/Kconfig contains "fs/Kconfig".
+checkpatch="$kb/linux/scripts/checkpatch.pl --strict --quiet --no-tree --show-types --ignore FILE_PATH_CHANGES,EMBEDDED_FILENAME"
 bad=0
 
 for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/kernel/patches/series"); do
