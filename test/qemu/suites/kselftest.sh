@@ -18,6 +18,7 @@ run_one() {
 	out=$(cd "$KS/$dir" && timeout 240 "./$prog" 2>&1)
 	rc=$?
 	echo "$out" | sed "s|^|  $name: |" | tail -40
+	echo "$out" | grep -E '^(# )?not ok' | sed "s|^|  $name: failed: |"
 	p=$(echo "$out" | grep -Ec '^(# )?ok [0-9]+' )
 	f=$(echo "$out" | grep -Ec '^(# )?not ok [0-9]+' )
 	s=$(echo "$out" | grep -Ec '^(# )?ok [0-9]+ .*# SKIP')
