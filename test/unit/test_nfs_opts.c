@@ -9,17 +9,8 @@
 #include <sys/mount.h>
 
 #include "nfs_opts.h"
+#include "check.h"
 
-static int failures;
-
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		failures++;						\
-		printf("FAIL %s:%d: ", __func__, __LINE__);		\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-	}								\
-} while (0)
 
 /* The parameters as "key=val,flag,..." for comparison. */
 static void params_str(const struct nfs_opts *o, char *buf, size_t len)
@@ -136,9 +127,9 @@ int main(void)
 	test_dropped();
 	test_module_options();
 	test_errors();
-	if (failures)
-		printf("%d failure(s)\n", failures);
+	if (check_failures)
+		printf("%d failure(s)\n", check_failures);
 	else
 		printf("nfs_opts: all passed\n");
-	return failures ? 1 : 0;
+	return check_failures ? 1 : 0;
 }

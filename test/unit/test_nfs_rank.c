@@ -16,17 +16,8 @@
 
 #include "nfs_addr.h"
 #include "nfs_ping.h"
+#include "check.h"
 
-static int failures;
-
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		failures++;						\
-		printf("FAIL %s:%d: ", __func__, __LINE__);		\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-	}								\
-} while (0)
 
 static void test_sort(void)
 {
@@ -128,9 +119,9 @@ int main(void)
 	test_sort();
 	test_ping();
 	test_local();
-	if (failures)
-		printf("%d failure(s)\n", failures);
+	if (check_failures)
+		printf("%d failure(s)\n", check_failures);
 	else
 		printf("nfs_rank: all passed\n");
-	return failures ? 1 : 0;
+	return check_failures ? 1 : 0;
 }
