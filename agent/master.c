@@ -62,7 +62,11 @@ int am_mapspec_parse(const char *spec, struct am_mapspec *ms)
 		}
 	}
 	ms->ms_type = strdup(type);
-	ms->ms_name = strdup(colon + 1);
+	/* ldaps://host/dn: the backend needs the scheme to know it is TLS */
+	if (!strncmp(spec, "ldaps:", 6) && !strncmp(colon + 1, "//", 2))
+		ms->ms_name = strdup(spec);
+	else
+		ms->ms_name = strdup(colon + 1);
 done:
 	if (!ms->ms_name || !*ms->ms_name || (type && !ms->ms_type)) {
 		bool empty = ms->ms_name && !*ms->ms_name;
