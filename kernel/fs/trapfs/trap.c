@@ -97,6 +97,15 @@ static bool trapfs_negative_cached(const struct dentry *dentry)
 	return until && time_before(jiffies, until);
 }
 
+/* Remember a miss for the mount's negative_timeout, if it has one. */
+static void trapfs_cache_miss(struct dentry *dentry)
+{
+	unsigned int negative = READ_ONCE(trapfs_sb(dentry->d_sb)->negative_timeout);
+
+	if (negative && d_really_is_negative(dentry))
+		WRITE_ONCE(dentry->d_time, (jiffies + negative * HZ) | 1);
+}
+
 /* A name that exists is no trap, and a name created anew is not cached. */
 void trapfs_disarm(struct dentry *dentry)
 {
@@ -111,6 +120,8 @@ struct dentry *trapfs_lookup(struct inode *dir, struct dentry *dentry,
 {
 	if (dentry->d_name.len > NAME_MAX)
 		return ERR_PTR(-ENAMETOOLONG);
+	/* __d_alloc() leaves d_time as the slab's last user had it */
+	WRITE_ONCE(dentry->d_time, 0);
 	if (trapfs_sb(dir->i_sb)->helper) {
 		spin_lock(&dentry->d_lock);
 		dentry->d_flags |= DCACHE_MANAGE_TRANSIT;
@@ -186,7 +197,6 @@ static void trapfs_req_finish(struct trapfs_req *req, int status)
 {
 	struct trapfs_sb_info *sbi = req->sbi;
 	struct dentry *dentry = req->dentry;
-	unsigned int negative = READ_ONCE(sbi->negative_timeout);
 
 	if (status)
 		pr_info_ratelimited("helper %s for %s %s: wait status %#x\n",
@@ -196,8 +206,7 @@ static void trapfs_req_finish(struct trapfs_req *req, int status)
 	list_del_init(&req->list);
 	sbi->nr_reqs--;
 	dentry->d_fsdata = NULL;
-	if (negative && d_really_is_negative(dentry))
-		WRITE_ONCE(dentry->d_time, (jiffies + negative * HZ) | 1);
+	trapfs_cache_miss(dentry);
 	spin_unlock(&sbi->lock);
 	complete_all(&req->done);
 	if (cancel_delayed_work(&req->kill))
@@ -370,6 +379,35 @@ static int trapfs_req_wait(struct trapfs_req *req)
 	return 0;
 }
 
+/*
+ * The helper renamed something over the name, or created the name and
+ * removed it again: either way the dentry the walk holds is gone from the
+ * hash (and may still carry the removed inode).  Look the name up afresh,
+ * without running the helper: if it exists now, the walk starts again
+ * (-ESTALE, retried with LOOKUP_REVAL) and finds it; if not, the miss is
+ * cached on the new dentry and the walk ends with ENOENT.
+ */
+static int trapfs_recheck(const struct path *path)
+{
+	struct dentry *parent = dget_parent(path->dentry);
+	struct name_snapshot name;
+	struct dentry *found;
+	int ret = -ENOENT;
+
+	take_dentry_name_snapshot(&name, path->dentry);
+	found = lookup_one_len_unlocked(name.name.name, parent, name.name.len);
+	release_dentry_name_snapshot(&name);
+	dput(parent);
+	if (IS_ERR(found))
+		return PTR_ERR(found);
+	if (d_really_is_positive(found))
+		ret = -ESTALE;
+	else
+		trapfs_cache_miss(found);
+	dput(found);
+	return ret;
+}
+
 static int trapfs_d_manage(const struct path *path, bool rcu_walk)
 {
 	struct dentry *dentry = path->dentry;
@@ -396,12 +434,8 @@ static int trapfs_d_manage(const struct path *path, bool rcu_walk)
 	trapfs_req_put(req);
 	if (err)
 		return err;
-	/*
-	 * The helper renamed something over the name: this dentry is gone
-	 * from the hash and the walk must start again to find the new one.
-	 */
-	if (d_really_is_negative(dentry) && d_unhashed(dentry))
-		return -ESTALE;
+	if (d_unhashed(dentry))
+		return trapfs_recheck(path);
 	return 0;
 }
 
