@@ -47,6 +47,7 @@ struct autofsng_helper {
 	unsigned int		nr_files;
 	char			*argv[3];
 	char			**envp;		/* NULL-terminated, kmalloc'd */
+	unsigned int		envc;		/* slots of envp, filled or not */
 	void			(*finish)(struct autofsng_helper *h);
 	void			(*release)(struct autofsng_helper *h);
 };
@@ -142,7 +143,7 @@ int autofsng_helper_wait(struct autofsng_helper *h);
 void autofsng_helper_put(struct autofsng_helper *h);
 void autofsng_helper_free_args(struct autofsng_helper *h);
 bool autofsng_is_helper(struct autofsng_sb_info *sbi);
-char **autofsng_envp_alloc(unsigned int nr);
+char **autofsng_helper_envp(struct autofsng_helper *h, unsigned int nr);
 
 /* mapcache.c */
 void autofsng_mapcache_init(struct autofsng_mapcache *mc);

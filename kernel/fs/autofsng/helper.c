@@ -24,15 +24,38 @@
 #include <linux/umh.h>
 #include "autofsng_i.h"
 
+/* Every helper gets these after its own variables. */
+static const char *const autofsng_env_fixed[] = {
+	"HOME=/",
+	"PATH=/sbin:/bin:/usr/sbin:/usr/bin",
+};
+
 /**
- * autofsng_envp_alloc - a NULL-terminated environment array
- * @nr: the number of variables it will hold
+ * autofsng_helper_envp - give a helper its NULL-terminated environment
+ * @h: the helper, with no environment yet
+ * @nr: the number of variables the caller will put first
  *
- * Return: a zeroed array of @nr + 1 pointers, or NULL.
+ * The array ends with HOME and PATH, already filled in: the caller fills
+ * slots 0 to @nr - 1 in order and stops at the first failed allocation.
+ * autofsng_helper_free_args() frees the array, however much was filled.
+ *
+ * Return: the array (also in @h->envp), or NULL.
  */
-char **autofsng_envp_alloc(unsigned int nr)
+char **autofsng_helper_envp(struct autofsng_helper *h, unsigned int nr)
 {
-	return kcalloc(nr + 1, sizeof(char *), GFP_KERNEL);
+	unsigned int i;
+
+	h->envp = kcalloc(nr + ARRAY_SIZE(autofsng_env_fixed) + 1,
+			  sizeof(char *), GFP_KERNEL);
+	if (!h->envp)
+		return NULL;
+	h->envc = nr + ARRAY_SIZE(autofsng_env_fixed);
+	for (i = 0; i < ARRAY_SIZE(autofsng_env_fixed); i++) {
+		h->envp[nr + i] = kstrdup(autofsng_env_fixed[i], GFP_KERNEL);
+		if (!h->envp[nr + i])
+			return NULL;
+	}
+	return h->envp;
 }
 
 /**
@@ -46,10 +69,11 @@ void autofsng_helper_free_args(struct autofsng_helper *h)
 	kfree(h->argv[0]);
 	h->argv[0] = NULL;
 	if (h->envp) {
-		for (i = 0; h->envp[i]; i++)
+		for (i = 0; i < h->envc; i++)
 			kfree(h->envp[i]);
 		kfree(h->envp);
 		h->envp = NULL;
+		h->envc = 0;
 	}
 	for (i = 0; i < h->nr_files; i++)
 		fput(h->files[i]);

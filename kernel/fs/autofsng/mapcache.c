@@ -330,10 +330,9 @@ static int autofsng_refresh_args(struct autofsng_refresh *r)
 	}
 	h->files[h->nr_files++] = file;
 
-	envp = autofsng_envp_alloc(5);
+	envp = autofsng_helper_envp(h, 3);
 	if (!envp)
 		return -ENOMEM;
-	h->envp = envp;
 	envp[i] = kasprintf(GFP_KERNEL, "MAPNAME=%s", sbi->mapname);
 	if (envp[i])
 		envp[++i] = kasprintf(GFP_KERNEL, "MAPOPTIONS=%s",
@@ -341,11 +340,6 @@ static int autofsng_refresh_args(struct autofsng_refresh *r)
 	if (envp[i])
 		envp[++i] = kasprintf(GFP_KERNEL, "WRITEFD=%d",
 				      AUTOFSNG_HELPER_FD);
-	if (envp[i])
-		envp[++i] = kstrdup("HOME=/", GFP_KERNEL);
-	if (envp[i])
-		envp[++i] = kstrdup("PATH=/sbin:/bin:/usr/sbin:/usr/bin",
-				    GFP_KERNEL);
 	return envp[i] ? 0 : -ENOMEM;
 }
 

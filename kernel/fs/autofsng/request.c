@@ -199,10 +199,9 @@ static int autofsng_request_args(struct autofsng_request *req)
 		return PTR_ERR(file);
 	h->files[h->nr_files++] = file;
 
-	envp = autofsng_envp_alloc(10);
+	envp = autofsng_helper_envp(h, 8);
 	if (!envp)
 		return -ENOMEM;
-	h->envp = envp;
 	envp[i] = kasprintf(GFP_KERNEL, "MAPNAME=%s", sbi->mapname);
 	if (envp[i])
 		envp[++i] = kasprintf(GFP_KERNEL, "MAPKEY=%s", req->key);
@@ -224,11 +223,6 @@ static int autofsng_request_args(struct autofsng_request *req)
 	if (envp[i])
 		envp[++i] = kasprintf(GFP_KERNEL, "GID=%u",
 				      from_kgid(&init_user_ns, current_gid()));
-	if (envp[i])
-		envp[++i] = kstrdup("HOME=/", GFP_KERNEL);
-	if (envp[i])
-		envp[++i] = kstrdup("PATH=/sbin:/bin:/usr/sbin:/usr/bin",
-				    GFP_KERNEL);
 	return envp[i] ? 0 : -ENOMEM;
 }
 
