@@ -16,10 +16,7 @@ agent_autofs_SOURCES = agent/main.c
 agent_autofs_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
 agent_autofs_LDADD = agent/libamcore.a $(LIBS)
 # the modules resolve nothing from the agent; -rdynamic is not needed
-if SANITIZERS
-# ASan's XDR interceptor crashes when libtirpc arrives later through dlopen
-agent_autofs_LDFLAGS = $(AM_LDFLAGS) -Wl,--no-as-needed,-ltirpc,--as-needed
-endif
+agent_autofs_LDFLAGS = $(AM_LDFLAGS) $(SAN_TIRPC_PRELOAD)
 
 dist_sysconf_DATA = agent/autofs-agent.conf
 systemdunitdir = $(prefix)/lib/systemd/system

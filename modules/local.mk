@@ -25,5 +25,6 @@ modules_mount_nfs_la_LDFLAGS = $(AM_LDFLAGS) -pthread $(MODULE_FLAGS)
 noinst_PROGRAMS += modules/try-module
 modules_try_module_SOURCES = modules/try_module.c
 modules_try_module_LDADD = $(LIBADD_DLOPEN) -ldl
+modules_try_module_LDFLAGS = $(AM_LDFLAGS) $(SAN_TIRPC_PRELOAD)
 
 dist_man_MANS += man/autofs-nfs.5
