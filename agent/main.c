@@ -62,17 +62,27 @@ static void signals_setup(void)
 /*
  * Whoever runs us with stdin, stdout or stderr closed would otherwise see the
  * next file we open (a map, the syslog socket) become fd 2, and log lines
- * written into it.
+ * written into it.  The kernel runs us that way, with no descriptors at all:
+ * then stderr goes to the kernel log, so that what a library or the C
+ * runtime prints there (a sanitizer report, an assertion) is not lost.
  */
 static void stdio_ensure(void)
 {
-	int fd;
+	int fd, want;
 
-	do {
-		fd = open("/dev/null", O_RDWR);
-	} while (fd >= 0 && fd <= STDERR_FILENO);
-	if (fd > STDERR_FILENO)
-		close(fd);
+	for (want = STDIN_FILENO; want <= STDERR_FILENO; want++) {
+		if (fcntl(want, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		fd = -1;
+		if (want == STDERR_FILENO)
+			fd = open("/dev/kmsg", O_WRONLY);
+		if (fd < 0)
+			fd = open("/dev/null", O_RDWR);
+		if (fd >= 0 && fd != want) {
+			dup2(fd, want);
+			close(fd);
+		}
+	}
 }
 
 static bool kernel_command(const char *cmd)
