@@ -175,6 +175,31 @@ static bool is_trigger(const struct am_mounts *ms, const struct am_mi *mi)
 	return !strcmp(mi->mi_fstype, "autofsng") && !am_mounts_nested(ms, mi);
 }
 
+/*
+ * Unmount MI if nothing uses it.  Returns true when it is gone; a busy or
+ * failed one is reported on stdout when REPORT is set.
+ */
+static bool stop_one(const struct am_mi *mi, bool report)
+{
+	if (!umount2(mi->mi_path, UMOUNT_NOFOLLOW)) {
+		if (report)
+			printf("stopped %s (%s)\n", mi->mi_path, mi->mi_source);
+		return true;
+	}
+	if (!report)
+		return false;
+	if (errno == EBUSY)
+		printf("busy %s (%s): in use\n", mi->mi_path, mi->mi_source);
+	else
+		printf("failed %s (%s): %s\n", mi->mi_path, mi->mi_source, strerror(errno));
+	return false;
+}
+
+/*
+ * Deepest first: the idle mounts the agent made under a trigger go first
+ * (a busy one stays and keeps its trigger), then the triggers themselves.
+ * Plain umount2() only: it fails on anything in use, so nothing is lost.
+ */
 int am_cmd_stop(struct am_ctx *ctx)
 {
 	struct am_mounts ms;
@@ -188,21 +213,18 @@ int am_cmd_stop(struct am_ctx *ctx)
 		am_log(LOG_ERR, "stop: reading the mount table: %s", strerror(-err));
 		return AM_EXIT_INTERNAL;
 	}
-	/* deepest first: a direct trigger may sit inside an indirect one */
 	for (i = ms.ms_n; i-- > 0;) {
 		mi = &ms.ms_v[i];
-		if (!is_trigger(&ms, mi))
-			continue;
-		if (!umount2(mi->mi_path, UMOUNT_NOFOLLOW)) {
-			printf("stopped %s (%s)\n", mi->mi_path, mi->mi_source);
-			stopped++;
+		if (am_mounts_nested(&ms, mi)) {
+			stop_one(mi, false);
 			continue;
 		}
-		if (errno == EBUSY)
-			printf("busy %s (%s): in use\n", mi->mi_path, mi->mi_source);
+		if (!is_trigger(&ms, mi))
+			continue;
+		if (stop_one(mi, true))
+			stopped++;
 		else
-			printf("failed %s (%s): %s\n", mi->mi_path, mi->mi_source, strerror(errno));
-		busy++;
+			busy++;
 	}
 	am_mounts_free(&ms);
 	if (busy)
