@@ -58,6 +58,28 @@ static void die(const char *what)
 	exit(2);
 }
 
+/*
+ * PATTERN with its one "%d" or "%0Nd" replaced by I, into BUF: the key
+ * patterns of par and hold ("/mnt/ng/bind/k%02d/hello").
+ */
+static void key_path(char *buf, size_t len, const char *pattern, int i)
+{
+	const char *pct = strchr(pattern, '%');
+	int width = 0, used;
+	char *end;
+
+	if (!pct) {
+		snprintf(buf, len, "%s", pattern);
+		return;
+	}
+	width = (int)strtol(pct + 1, &end, 10);
+	if (*end != 'd')
+		die("key pattern: only %d or %0Nd");
+	used = snprintf(buf, len, "%.*s%0*d", (int)(pct - pattern), pattern, width, i);
+	if (used > 0 && (size_t)used < len)
+		snprintf(buf + used, len - used, "%s", end + 1);
+}
+
 static int nfs_mount(const char *src, const char *mp)
 {
 	char host[64];
@@ -156,7 +178,7 @@ static int cmd_par(char **av)
 			struct stat st;
 
 			close(go[1]);
-			snprintf(path, sizeof(path), fmt, i);
+			key_path(path, sizeof(path), fmt, i);
 			if (read(go[0], &c, 1) < 0)
 				_exit(3);
 			_exit(stat(path, &st) ? 1 : 0);
@@ -217,7 +239,7 @@ static int cmd_hold(char **av)
 	if (!fds)
 		die("calloc");
 	for (i = 1; i <= n; i++) {
-		snprintf(path, sizeof(path), fmt, i);
+		key_path(path, sizeof(path), fmt, i);
 		fds[i] = open(path, O_RDONLY | O_DIRECTORY);
 		if (fds[i] >= 0)
 			opened++;

@@ -27,7 +27,7 @@ EXP_BUDGET=${BENCH_EXP_BUDGET:-60}	# seconds of TCG for making the expiry mounts
 AGENT=/sbin/autofs
 AT_PID=
 
-mkdir -p "$OUT" "$B" /ng /at /mnt/raw
+mkdir -p "$OUT" "$B" /mnt/ng /mnt/at /mnt/raw
 : > "$ROWS"
 [ -x "$AB" ] || { t_fail setup "no $AB (build and stage first)"; exit 1; }
 [ -x /usr/sbin/automount ] || { t_fail setup "autofs-tools (/usr/sbin/automount) missing"; exit 1; }
@@ -66,7 +66,7 @@ mkdir -p /srv/bind /srv/plain
 echo "bind target" > /srv/bind/hello
 nfs_server_start /export/data || { t_fail setup "nfs_server_start failed"; exit 1; }
 echo "nfs target" > "$NFS_ROOT/export/data/hello"
-# plain directories at the depth of /ng/bind/k01/hello
+# plain directories at the depth of /mnt/ng/bind/k01/hello
 mkdir -p /srv/pl/bind/k01 && echo plain > /srv/pl/bind/k01/hello
 
 keys() { local i; for i in $(seq -w 1 64) one; do printf '%s\t%s\n' "${i/#[0-9]/k&}" "$1"; done; }
@@ -96,13 +96,13 @@ negative_timeout = 60
 mount_timeout = 30
 EOF
 cat > $B/ng.master <<EOF
-/ng/bind file:$B/map.bind --timeout=600 -nobrowse
-/ng/nfs file:$B/map.nfs --timeout=600 -nobrowse
-/ng/b1000 file:$B/map.b1000 -browse
-/ng/b10000 file:$B/map.b10000 -browse
-/ng/b100000 file:$B/map.b100000 -browse
-/ng/exp file:$B/map.exp --timeout=5 -nobrowse
-/ng/big file:$B/map.big --timeout=600 -nobrowse
+/mnt/ng/bind file:$B/map.bind --timeout=600 -nobrowse
+/mnt/ng/nfs file:$B/map.nfs --timeout=600 -nobrowse
+/mnt/ng/b1000 file:$B/map.b1000 -browse
+/mnt/ng/b10000 file:$B/map.b10000 -browse
+/mnt/ng/b100000 file:$B/map.b100000 -browse
+/mnt/ng/exp file:$B/map.exp --timeout=5 -nobrowse
+/mnt/ng/big file:$B/map.big --timeout=600 -nobrowse
 EOF
 echo "$AGENT" > /proc/sys/fs/autofsng/agent
 t0=$(date +%s%N)
@@ -124,11 +124,13 @@ at_start() {
 	printf '%s\n' "$@" > $B/at.master
 	want=$#
 	: > $B/at.log
-	automount -f $debug $B/at.master >> $B/at.log 2>&1 &
+	# a process group of its own: the kernel takes every process of the
+	# daemon's group for the daemon itself and never traps their lookups
+	setsid automount -f $debug $B/at.master >> $B/at.log 2>&1 &
 	AT_PID=$!
 	for i in $(seq 600); do
 		[ "$(awk '{ for (i = 7; $i != "-"; i++); }
-			$(i + 1) == "autofs" && index($5, "/at/") == 1' /proc/self/mountinfo | wc -l)" -ge "$want" ] &&
+			$(i + 1) == "autofs" && index($5, "/mnt/at/") == 1' /proc/self/mountinfo | wc -l)" -ge "$want" ] &&
 			return 0
 		sleep 0.1
 	done
@@ -143,7 +145,7 @@ at_stop() {
 	kill -KILL "$AT_PID" 2>/dev/null
 	wait "$AT_PID" 2>/dev/null
 	AT_PID=
-	awk 'index($5, "/at/") == 1 {print $5}' /proc/self/mountinfo | sort -r | xargs -r umount -l
+	awk 'index($5, "/mnt/at/") == 1 {print $5}' /proc/self/mountinfo | sort -r | xargs -r umount -l
 }
 trap at_stop EXIT
 # ng_clear DIR: unmount what the agent mounted under an autofsng trigger
@@ -151,7 +153,7 @@ ng_clear() { awk -v p="$1/" 'index($5, p) == 1 {print $5}' /proc/self/mountinfo 
 
 # --- 1. first access -> first byte; 2. access to a mounted key ------------
 log "phase 1: first access, mounted access"
-at_start "/at/bind $B/map.bind -nobrowse" "/at/nfs $B/map.nfs -nobrowse" ||
+at_start "/mnt/at/bind $B/map.bind -nobrowse" "/mnt/at/nfs $B/map.nfs -nobrowse" ||
 	{ t_fail at-start "automount -f did not start"; exit 1; }
 for fs in bind nfs; do
 	src=/srv/bind
@@ -159,11 +161,11 @@ for fs in bind nfs; do
 	mkdir -p /mnt/raw/$fs && (cd /mnt/raw/$fs && seq -f 'k%02g' 1 "$N" | xargs mkdir -p)
 	# one untimed round each: the NFS client module state, the page cache of
 	# the programs, the agent's binary
-	cat /ng/$fs/one/hello /at/$fs/one/hello >/dev/null
-	umount /ng/$fs/one; umount /at/$fs/one
+	cat /mnt/ng/$fs/one/hello /mnt/at/$fs/one/hello >/dev/null
+	umount /mnt/ng/$fs/one; umount /mnt/at/$fs/one
 	"$AB" first $fs $src /mnt/raw/$fs hello 1 >/dev/null
-	ng=$("$AB" first auto - /ng/$fs hello "$N" | stats)
-	at=$("$AB" first auto - /at/$fs hello "$N" | stats)
+	ng=$("$AB" first auto - /mnt/ng/$fs hello "$N" | stats)
+	at=$("$AB" first auto - /mnt/at/$fs hello "$N" | stats)
 	raw=$("$AB" first $fs $src /mnt/raw/$fs hello "$N" | stats)
 	row first-$fs "first access to first byte, $fs" us "$ng" "$at" "$raw"
 	[ $fs = bind ] && exp_cost=$(( ${ng%% *} + ${at%% *} ))
@@ -177,63 +179,63 @@ if [ -n "${exp_cost:-}" ] && [ "$exp_cost" -gt 0 ] && [ $((EXP * exp_cost / 1000
 	EXP=$fit
 fi
 # the mounted key vs a plain directory at the same depth
-cat /ng/bind/k01/hello /at/bind/k01/hello >/dev/null
-ng=$("$AB" walk /ng/bind/k01/hello 20000 11 | stats)
-at=$("$AB" walk /at/bind/k01/hello 20000 11 | stats)
+cat /mnt/ng/bind/k01/hello /mnt/at/bind/k01/hello >/dev/null
+ng=$("$AB" walk /mnt/ng/bind/k01/hello 20000 11 | stats)
+at=$("$AB" walk /mnt/at/bind/k01/hello 20000 11 | stats)
 raw=$("$AB" walk /srv/pl/bind/k01/hello 20000 11 | stats)
 row walk-mounted "stat of a file in a mounted key (raw: plain dir, same depth)" ns "$ng" "$at" "$raw"
 at_stop
-ng_clear /ng/bind
-ng_clear /ng/nfs
+ng_clear /mnt/ng/bind
+ng_clear /mnt/ng/nfs
 
 # --- 3. 64 processes, one key / 64 keys; 5. negative lookups --------------
 # Counting: the agent through the wrapper, automount with -d
 log "phase 2: concurrency and negative lookups"
-at_start -d "/at/bind $B/map.bind -nobrowse" || { t_fail at-start "automount -d did not start"; exit 1; }
+at_start -d "/mnt/at/bind $B/map.bind -nobrowse" || { t_fail at-start "automount -d did not start"; exit 1; }
 echo $B/agent-count > /proc/sys/fs/autofsng/agent
 : > $B/agent.log
 ngl() { grep -c "^lookup .* $1\$" $B/agent.log; }
-atl() { grep -c "attempting to mount entry /at/bind/$1\$" $B/at.log; }
-atl_all() { grep -c 'attempting to mount entry /at/bind/' $B/at.log; }
-ng=$("$AB" par 64 /ng/bind/one/hello)
-at=$("$AB" par 64 /at/bind/one/hello)
+atl() { grep -c "attempting to mount entry /mnt/at/bind/$1\$" $B/at.log; }
+atl_all() { grep -c 'attempting to mount entry /mnt/at/bind/' $B/at.log; }
+ng=$("$AB" par 64 /mnt/ng/bind/one/hello)
+at=$("$AB" par 64 /mnt/at/bind/one/hello)
 row par-one-time "64 processes, one key: total" us "$(field us "$ng")" "$(field us "$at")" -
 row par-one-lookups "64 processes, one key: lookups run (autofs-tools: requests to the daemon)" n "$(ngl one)" "$(atl one)" -
 [ "$(field failed "$ng")$(field failed "$at")" = 00 ] || t_fail par-one-ok "failed stats: ng $ng, at $at"
 : > $B/agent.log
 before=$(atl_all)
-ng=$("$AB" par 64 '/ng/bind/k%02d/hello')
-at=$("$AB" par 64 '/at/bind/k%02d/hello')
+ng=$("$AB" par 64 '/mnt/ng/bind/k%02d/hello')
+at=$("$AB" par 64 '/mnt/at/bind/k%02d/hello')
 row par-64-time "64 processes, 64 keys: total" us "$(field us "$ng")" "$(field us "$at")" -
 row par-64-lookups "64 processes, 64 keys: lookups run (autofs-tools: requests to the daemon)" n "$(grep -c '^lookup ' $B/agent.log)" "$(( $(atl_all) - before ))" -
 [ "$(field failed "$ng")$(field failed "$at")" = 00 ] || t_fail par-64-ok "failed stats: ng $ng, at $at"
 : > $B/agent.log
 before=$(atl_all)
-ng=$("$AB" neg /ng/bind/nokey/hello 10)
-at=$("$AB" neg /at/bind/nokey/hello 10)
+ng=$("$AB" neg /mnt/ng/bind/nokey/hello 10)
+at=$("$AB" neg /mnt/at/bind/nokey/hello 10)
 row neg-ops "missing key for 10 s: stat calls done" n "$(field ops "$ng")" "$(field ops "$at")" -
 row neg-lookups "missing key for 10 s: lookups run (autofs-tools: requests to the daemon)" n "$(ngl nokey)" "$(atl nokey)" -
 echo $AGENT > /proc/sys/fs/autofsng/agent
 at_stop
-ng_clear /ng/bind
+ng_clear /mnt/ng/bind
 
 # --- 4. ls of browse maps -------------------------------------------------
 log "phase 3: browse"
 for n in 1000 10000 100000; do
 	t0=$(date +%s%N)
-	at_start "/at/b$n $B/map.b$n -browse" || { t_fail at-start-b$n "automount -f did not start"; continue; }
+	at_start "/mnt/at/b$n $B/map.b$n -browse" || { t_fail at-start-b$n "automount -f did not start"; continue; }
 	# autofs-tools makes the browse directories after the mount: wait for all
 	for i in $(seq 360); do
-		[ "$(field entries "$("$AB" ls /at/b$n)")" = $n ] && break
+		[ "$(field entries "$("$AB" ls /mnt/at/b$n)")" = $n ] && break
 		sleep 0.5
 	done
 	at_ready=$(( ($(date +%s%N) - t0) / 1000 ))
 	echo 3 > /proc/sys/vm/drop_caches
-	ngc=$("$AB" ls /ng/b$n); ngw=$("$AB" ls /ng/b$n)
-	atc=$("$AB" ls /at/b$n); atw=$("$AB" ls /at/b$n)
+	ngc=$("$AB" ls /mnt/ng/b$n); ngw=$("$AB" ls /mnt/ng/b$n)
+	atc=$("$AB" ls /mnt/at/b$n); atw=$("$AB" ls /mnt/at/b$n)
 	rc=$("$AB" ls /srv/pl/b$n)
-	[ "$(field entries "$ngc")" = $n ] || t_fail browse-ng-$n "ls /ng/b$n: $ngc"
-	[ "$(field entries "$atc")" = $n ] || t_fail browse-at-$n "ls /at/b$n: $atc"
+	[ "$(field entries "$ngc")" = $n ] || t_fail browse-ng-$n "ls /mnt/ng/b$n: $ngc"
+	[ "$(field entries "$atc")" = $n ] || t_fail browse-at-$n "ls /mnt/at/b$n: $atc"
 	row ls-$n-cold "ls of a $n-key browse map, first (raw: plain dir)" us \
 		"$(field us "$ngc")" "$(field us "$atc")" "$(field us "$rc")"
 	row ls-$n-warm "ls of a $n-key browse map, again" us \
@@ -268,10 +270,10 @@ expiry() {	# DIR PID-OR-kworker -> sets E_CREATE E_CPU E_GONE
 	E_GONE=$(field ms "$("$AB" gone "$dir" 300)")
 	E_LEFT=$(below "$dir")
 }
-expiry /ng/exp kworker
+expiry /mnt/ng/exp kworker
 ngx=("$E_CREATE" "$E_CPU" "$E_GONE" "$E_BUSY" "$E_LEFT")
-at_start "/at/exp $B/map.exp --timeout=5 -nobrowse" || t_fail at-start-exp "automount -f did not start"
-expiry /at/exp "$AT_PID"
+at_start "/mnt/at/exp $B/map.exp --timeout=5 -nobrowse" || t_fail at-start-exp "automount -f did not start"
+expiry /mnt/at/exp "$AT_PID"
 atx=("$E_CREATE" "$E_CPU" "$E_GONE" "$E_BUSY" "$E_LEFT")
 at_stop
 echo 10 > /proc/sys/fs/mount_expire_tick
@@ -283,9 +285,9 @@ t_eq exp-all-gone "0 0" "${ngx[4]} ${atx[4]}"
 
 # --- 7. lookup in a 100k-key file map and in an LDAP map ------------------
 log "phase 5: big maps"
-at_start "/at/big $B/map.big -nobrowse" || t_fail at-start-big "automount -f did not start"
-ng=$("$AB" first auto - /ng/big hello 10 | stats)
-at=$("$AB" first auto - /at/big hello 10 | stats)
+at_start "/mnt/at/big $B/map.big -nobrowse" || t_fail at-start-big "automount -f did not start"
+ng=$("$AB" first auto - /mnt/ng/big hello 10 | stats)
+at=$("$AB" first auto - /mnt/at/big hello 10 | stats)
 at_stop
 row big-file "first access, key at the end of a 100k-key file map (bind)" us "$ng" "$at" -
 
@@ -325,9 +327,9 @@ EOF
 	if slapadd -q -f $S/slapd.conf -l $S/data.ldif && /usr/sbin/slapd -f $S/slapd.conf -h ldap://127.0.0.1:3890/; then
 		for i in $(seq 100); do ldapsearch -x -H ldap://127.0.0.1:3890 -b "$SUFFIX" -s base dn >/dev/null 2>&1 && break; sleep 0.2; done
 		printf '[ldap]\nuri = ldap://127.0.0.1:3890\ntimeout = 5\nnetwork_timeout = 2\n' >> /etc/autofs-agent.conf
-		echo "/ng/ldap ldap:$M --timeout=600 -nobrowse" > $B/ng.ldap.master
+		echo "/mnt/ng/ldap ldap:$M --timeout=600 -nobrowse" > $B/ng.ldap.master
 		"$AGENT" start $B/ng.ldap.master > $B/ng.ldap.start 2>&1
-		ng=$("$AB" first auto - /ng/ldap hello 10 | stats)
+		ng=$("$AB" first auto - /mnt/ng/ldap hello 10 | stats)
 		row ldap "first access, LDAP map of $LDAPN keys (bind; autofs-tools: no autofs-ldap)" us "$ng" - -
 		kill "$(cat $S/slapd.pid)"
 	else
@@ -348,17 +350,17 @@ cat > $B/agent-strace <<EOF
 exec strace -f -tt -T -o $T/strace-ng-\$MAPKEY.txt $AGENT "\$@"
 EOF
 chmod +x $B/agent-strace
-at_start "/at/bind $B/map.bind -nobrowse" "/at/nfs $B/map.nfs -nobrowse" || t_fail at-start-trace "automount -f did not start"
+at_start "/mnt/at/bind $B/map.bind -nobrowse" "/mnt/at/nfs $B/map.nfs -nobrowse" || t_fail at-start-trace "automount -f did not start"
 for fs in bind nfs; do
 	echo $B/agent-strace > /proc/sys/fs/autofsng/agent
-	strace -tt -T -e trace=openat,read -o $T/strace-ng-$fs-access.txt cat /ng/$fs/k01/hello >/dev/null
+	strace -tt -T -e trace=openat,read -o $T/strace-ng-$fs-access.txt cat /mnt/ng/$fs/k01/hello >/dev/null
 	mv $T/strace-ng-k01.txt $T/strace-ng-$fs-agent.txt 2>/dev/null
 	echo $AGENT > /proc/sys/fs/autofsng/agent
 	strace -f -tt -T -o $T/strace-at-$fs-daemon.txt -p "$AT_PID" & sp=$!
 	sleep 2
-	strace -tt -T -e trace=openat,read -o $T/strace-at-$fs-access.txt cat /at/$fs/k01/hello >/dev/null
+	strace -tt -T -e trace=openat,read -o $T/strace-at-$fs-access.txt cat /mnt/at/$fs/k01/hello >/dev/null
 	sleep 1; kill $sp; wait $sp
-	ng_clear /ng/$fs; umount /at/$fs/k01
+	ng_clear /mnt/ng/$fs; umount /mnt/at/$fs/k01
 	if command -v perf >/dev/null; then
 		for who in ng at; do
 			timeout 120 perf record -q -a -e cpu-clock -F 499 -o /tmp/perf.$who -- \
