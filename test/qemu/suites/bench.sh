@@ -23,7 +23,7 @@ N=${BENCH_N:-20}
 EXP=${BENCH_EXP:-1000}
 LDAPN=${BENCH_LDAP:-1000}
 BUSY_S=10		# CPU window with every expiry mount busy
-EXP_BUDGET=${BENCH_EXP_BUDGET:-60}	# seconds of TCG for making the expiry mounts
+EXP_BUDGET=${BENCH_EXP_BUDGET:-420}	# seconds of TCG for making the expiry mounts
 AGENT=/sbin/autofs
 AT_PID=
 
@@ -364,7 +364,7 @@ for fs in bind nfs; do
 	if command -v perf >/dev/null; then
 		for who in ng at; do
 			timeout 120 perf record -q -a -e cpu-clock -F 499 -o /tmp/perf.$who -- \
-				"$AB" first auto - /$who/$fs hello 10 > $T/perf-$who-$fs.samples 2>/dev/null
+				"$AB" first auto - /mnt/$who/$fs hello 10 > $T/perf-$who-$fs.samples 2>/dev/null
 			timeout 90 perf report -q -i /tmp/perf.$who --stdio --sort comm,dso 2>/dev/null | head -40 > $T/perf-$who-$fs.txt
 		done
 	fi
