@@ -2,6 +2,8 @@
 # Build the patched 6.1 kernel out of tree, incrementally.
 #
 #   kernel/build.sh [base|debug]    tree + config + bzImage for that flavour
+#   kernel/build.sh vanilla         the unpatched kernel with the base config,
+#                                   to compare against (kselftest counts)
 #   kernel/build.sh --tree-only     just bring the patched tree up to date
 #
 # Layout under $KBUILD_DIR (default: <repo>/_kbuild, ignored by git):
@@ -9,6 +11,10 @@
 #   linux/      the patched tree: hard links to pristine, except the files that
 #               the series or kernel/{fs,include,Documentation} provide
 #   out-base/, out-debug/   O= build directories, one per flavour
+#   vanilla/linux, vanilla/out-vanilla   the unpatched tree (hard links to
+#               pristine) and its build; out-vanilla links there.  The same
+#               layout as linux/ and out-*/ gives ccache the same relative
+#               paths, so the objects the series does not touch are shared.
 #
 # Only files whose content changes are rewritten, so make rebuilds what a
 # patch really touched and nothing else.
@@ -115,12 +121,23 @@ sync_tree() {
 	log "tree up to date ($(wc -l < "$kb/changed.list") files changed)"
 }
 
+# The options the project's own Kconfig files define (not in a vanilla tree).
+own_symbols() {
+	overlay_files | { grep Kconfig || true; } | while read -r f; do
+		sed -n 's/^config \([A-Z0-9_]*\)$/CONFIG_\1/p' "$top/kernel/$f"
+	done
+}
+
 configure_flavour() {
-	local flavour=$1 out=$2 frag sum
+	local flavour=$1 out=$2 src=${3:-$tree} frag sum
 	frag=$out/fragment.config
 	mkdir -p "$out"
-	cat "$top/kernel/config/base.config" > "$frag.new"
-	[ "$flavour" = base ] || cat "$top/kernel/config/$flavour.config" >> "$frag.new"
+	if [ "$flavour" = vanilla ]; then
+		grep -v -F -f <(own_symbols) "$top/kernel/config/base.config" > "$frag.new"
+	else
+		cat "$top/kernel/config/base.config" > "$frag.new"
+	fi
+	case $flavour in base | vanilla) ;; *) cat "$top/kernel/config/$flavour.config" >> "$frag.new" ;; esac
 	# Patches and overlay Kconfig files can add options: they count too.
 	sum=$( (cat "$frag.new"
 		series_list | while read -r p; do cat "$top/kernel/patches/$p"; done
@@ -131,7 +148,7 @@ configure_flavour() {
 		return
 	fi
 	log "configuring $flavour"
-	make -s -C "$tree" O="$out" KCONFIG_ALLCONFIG="$frag" allnoconfig >/dev/null
+	make -s -C "$src" O="$out" KCONFIG_ALLCONFIG="$frag" allnoconfig >/dev/null
 	check_config "$frag" "$out/.config"
 	echo "$sum" > "$out/.fragment.sum"
 }
@@ -152,11 +169,11 @@ check_config() {
 }
 
 build_image() {
-	local out=$1 cc=gcc start
+	local out=$1 src=${2:-$tree} cc=gcc start
 	command -v ccache >/dev/null && cc="ccache gcc"
 	export CCACHE_BASEDIR=$kb CCACHE_NOHASHDIR=1
 	start=$(date +%s)
-	make -s -C "$tree" O="$out" CC="$cc" -j"$(nproc)" bzImage
+	make -s -C "$src" O="$out" CC="$cc" -j"$(nproc)" bzImage
 	log "bzImage built in $(( $(date +%s) - start )) s: $out/arch/x86/boot/bzImage"
 }
 
@@ -166,6 +183,13 @@ main() {
 	unpack_pristine
 	sync_tree
 	[ "$flavour" = --tree-only ] && return
+	if [ "$flavour" = vanilla ]; then
+		[ -d "$kb/vanilla/linux" ] || { mkdir -p "$kb/vanilla"; cp -al "$pristine" "$kb/vanilla/linux"; }
+		configure_flavour vanilla "$kb/vanilla/out-vanilla" "$kb/vanilla/linux"
+		ln -sfn vanilla/out-vanilla "$kb/out-vanilla"
+		build_image "$kb/vanilla/out-vanilla" "$kb/vanilla/linux"
+		return
+	fi
 	[ -f "$top/kernel/config/$flavour.config" ] || die "no kernel/config/$flavour.config"
 	configure_flavour "$flavour" "$kb/out-$flavour"
 	build_image "$kb/out-$flavour"
