@@ -82,3 +82,21 @@ nfs_server_start() {
 			"127.0.0.1:$e" || return 1
 	done
 }
+
+# mnt_fstype PATH: the type of the topmost mount on PATH, if any.  It reads
+# mountinfo: a stat of PATH would be a use, and would trigger an automount.
+mnt_fstype() {
+	awk -v p="$1" '$5 == p { for (i = 6; i <= NF; i++) if ($i == "-") t = $(i + 1) }
+		END { print t }' /proc/self/mountinfo
+}
+
+# mnt_gone_within PATH SECONDS: true once PATH has no mount of its own,
+# checked every second for SECONDS.
+mnt_gone_within() {
+	local i
+	for i in $(seq "$2"); do
+		[ -z "$(mnt_fstype "$1")" ] && return 0
+		sleep 1
+	done
+	[ -z "$(mnt_fstype "$1")" ]
+}

@@ -15,12 +15,6 @@ LOG_FROM=$(( $(wc -l < "$SYSLOG") + 1 ))
 suite_log() { tail -n +"$LOG_FROM" "$SYSLOG"; }
 D=/srv/data
 
-# fstype PATH: the type of the topmost mount on PATH, if any
-fstype() {
-	awk -v p="$1" '$5 == p { for (i = 6; i <= NF; i++) if ($i == "-") t = $(i + 1) }
-		END { print t }' /proc/self/mountinfo
-}
-
 mounted_under() {
 	awk -v d="$1/" 'index($5, d) == 1 { print $5 }' /proc/self/mountinfo | sort
 }
@@ -44,20 +38,10 @@ logged() {
 wait_type() {
 	local i
 	for i in $(seq "$3"); do
-		[ "$(fstype "$1")" = "$2" ] && return 0
+		[ "$(mnt_fstype "$1")" = "$2" ] && return 0
 		sleep 1
 	done
-	[ "$(fstype "$1")" = "$2" ]
-}
-
-# wait_gone PATH SECONDS: until PATH has no mount of its own
-wait_gone() {
-	local i
-	for i in $(seq "$2"); do
-		[ -z "$(fstype "$1")" ] && return 0
-		sleep 1
-	done
-	[ -z "$(fstype "$1")" ]
+	[ "$(mnt_fstype "$1")" = "$2" ]
 }
 
 if [ ! -x "$AGENT" ] || ! grep -qw autofsng /proc/filesystems; then
@@ -114,10 +98,10 @@ chmod 755 /etc/auto.prog
 out=$("$AGENT" start 2>&1)
 rc=$?
 echo "$out"
-t_eq start-indirect autofsng "$(fstype /mnt/auto)"
-t_eq start-direct autofsng "$(fstype /mnt/direct/d1)"
-t_eq start-program autofsng "$(fstype /mnt/prog)"
-t_eq start-bad-skipped "" "$(fstype /bad)"
+t_eq start-indirect autofsng "$(mnt_fstype /mnt/auto)"
+t_eq start-direct autofsng "$(mnt_fstype /mnt/direct/d1)"
+t_eq start-program autofsng "$(mnt_fstype /mnt/prog)"
+t_eq start-bad-skipped "" "$(mnt_fstype /bad)"
 t_ok start-bad-reported grep -q "auto.bad" <<<"$out"
 t_eq start-exit 0 "$rc"
 before=$(grep -c autofsng /proc/self/mountinfo)
@@ -137,10 +121,10 @@ t_eq bind-cat hello-bind "$(cat /mnt/auto/bind/hello 2>&1)"
 t_eq bind-mounted bind-in-mountinfo "$(grep -q ' /mnt/auto/bind ' /proc/self/mountinfo && echo bind-in-mountinfo)"
 t_ok bind-logged logged "lookup map=.* key=bind .*result=0"
 t_ok tmpfs-cd sh -c 'cd /mnt/auto/tmp && echo data > f && [ "$(cat f)" = data ]'
-t_eq tmpfs-mounted tmpfs "$(fstype /mnt/auto/tmp)"
+t_eq tmpfs-mounted tmpfs "$(mnt_fstype /mnt/auto/tmp)"
 t_ok tmpfs-ls ls /mnt/auto/tmp
 t_eq direct-cat hello-direct "$(cat /mnt/direct/d1/hello 2>&1)"
-t_eq program-map tmpfs "$(ls /mnt/prog/p1 >/dev/null 2>&1; fstype /mnt/prog/p1)"
+t_eq program-map tmpfs "$(ls /mnt/prog/p1 >/dev/null 2>&1; mnt_fstype /mnt/prog/p1)"
 
 # missing key: ENOENT, negative-cached (the agent runs once)
 out=$(ls /mnt/auto/nosuchkey 2>&1)
@@ -161,7 +145,7 @@ t_eq malformed-others-fine hello-bind "$(cat /mnt/auto/bind/hello 2>&1)"
 out=$(unshare -m --propagation private sh -c \
 	'cat /mnt/auto/ns/hello && grep -c " /mnt/auto/ns " /proc/self/mountinfo' 2>&1)
 t_eq other-namespace "hello-ns 1" "$(echo $out)"
-t_eq other-namespace-not-here "" "$(fstype /mnt/auto/ns)"
+t_eq other-namespace-not-here "" "$(mnt_fstype /mnt/auto/ns)"
 
 # --- figures: one lookup in a 10-line and a 100,000-line file map ----------------
 
@@ -180,16 +164,16 @@ for m in small:k000010 big:k100000; do
 	ms=$(sed -n "s/.*lookup map=.* key=${m#*:} .*result=0 ms=\([0-9]*\).*/\1/p" <(suite_log) | tail -1)
 	echo "MEASURE agent lookup ${m%%:*} map: agent ${ms:-?} ms, wall ${wall} ms (TCG)" |
 		tee -a /run/results/agent-measure.txt
-	t_eq "figure-${m%%:*}-mounted" tmpfs "$(fstype "/mnt/${m%%:*}/${m#*:}")"
+	t_eq "figure-${m%%:*}-mounted" tmpfs "$(mnt_fstype "/mnt/${m%%:*}/${m#*:}")"
 done
 
 # --- multi-mount with offsets --------------------------------------------------
 
 t_eq multi-root multi-root "$(cat /mnt/auto/multi/root 2>&1)"
-t_eq multi-offset-lazy autofsng "$(fstype /mnt/auto/multi/a)"
-t_eq multi-offset-b-lazy autofsng "$(fstype /mnt/auto/multi/b)"
+t_eq multi-offset-lazy autofsng "$(mnt_fstype /mnt/auto/multi/a)"
+t_eq multi-offset-b-lazy autofsng "$(mnt_fstype /mnt/auto/multi/b)"
 t_ok multi-offset-mount sh -c 'cd /mnt/auto/multi/a && touch x'
-t_eq multi-offset-mounted tmpfs "$(fstype /mnt/auto/multi/a)"
+t_eq multi-offset-mounted tmpfs "$(mnt_fstype /mnt/auto/multi/a)"
 t_eq multi-offset-b hello-bind "$(cat /mnt/auto/multi/b/hello 2>&1)"
 # keep the tree busy until the expiry checks
 (cd /mnt/auto/multi/a && exec sleep 600) &
@@ -213,16 +197,16 @@ t_ok browse-keys sh -c "echo '$out' | grep -qx bind && echo '$out' | grep -qx mu
 
 # --- expiry ------------------------------------------------------------------
 
-t_ok tmpfs-expires wait_gone /mnt/auto/tmp 20
-t_ok bind-expires wait_gone /mnt/auto/bind 10
+t_ok tmpfs-expires mnt_gone_within /mnt/auto/tmp 20
+t_ok bind-expires mnt_gone_within /mnt/auto/bind 10
 t_ok direct-expires wait_type /mnt/direct/d1 autofsng 10
-t_eq multi-busy-stays tmpfs "$(fstype /mnt/auto/multi/a)"
+t_eq multi-busy-stays tmpfs "$(mnt_fstype /mnt/auto/multi/a)"
 kill $MULTI_PID
 wait $MULTI_PID 2>/dev/null
-t_ok multi-expires-as-one wait_gone /mnt/auto/multi 10
+t_ok multi-expires-as-one mnt_gone_within /mnt/auto/multi 10
 t_eq multi-tree-gone "" "$(mounted_under /mnt/auto/multi)"
-t_ok program-expires wait_gone /mnt/prog/p1 10
-t_eq busy-stays tmpfs "$(fstype /mnt/auto/busy)"
+t_ok program-expires mnt_gone_within /mnt/prog/p1 10
+t_eq busy-stays tmpfs "$(mnt_fstype /mnt/auto/busy)"
 t_eq busy-data keep "$(cat /proc/$BUSY_PID/cwd/f 2>&1)"
 t_eq after-expiry-remount hello-bind "$(cat /mnt/auto/bind/hello 2>&1)"
 
@@ -298,9 +282,9 @@ rc=$?
 echo "$out"
 t_eq stop-busy-exit 7 "$rc"
 t_ok stop-reports-busy grep -q "busy /mnt/auto" <<<"$out"
-t_eq stop-leaves-busy tmpfs "$(fstype /mnt/auto/busy)"
-t_eq stop-removed-direct "" "$(fstype /mnt/direct/d1)"
-t_eq stop-removed-prog "" "$(fstype /mnt/prog)"
+t_eq stop-leaves-busy tmpfs "$(mnt_fstype /mnt/auto/busy)"
+t_eq stop-removed-direct "" "$(mnt_fstype /mnt/direct/d1)"
+t_eq stop-removed-prog "" "$(mnt_fstype /mnt/prog)"
 kill $BUSY_PID 2>/dev/null
 wait $BUSY_PID 2>/dev/null
 umount /mnt/auto/busy /mnt/auto/bind 2>/dev/null

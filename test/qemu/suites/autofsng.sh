@@ -25,18 +25,13 @@ lists() {
 	grep -c "^list .* MAPNAME=$1 " "$AD/log" 2>/dev/null
 }
 
-# fstype PATH: the type of the topmost mount on PATH, if any
-fstype() {
-	awk -v p="$1" '$5 == p { for (i = 6; i <= NF; i++) if ($i == "-") t = $(i + 1) }
-		END { print t }' /proc/self/mountinfo
-}
-
+# mounted PATH: an automounted tmpfs is on PATH
 mounted() {
-	[ "$(fstype "$1")" = tmpfs ]
+	[ "$(mnt_fstype "$1")" = tmpfs ]
 }
 
 not_mounted() {
-	[ -z "$(fstype "$1")" ]
+	[ -z "$(mnt_fstype "$1")" ]
 }
 
 # mounted_keys DIR: the names below DIR that have a mount, sorted
@@ -238,7 +233,7 @@ mount -t autofsng -o direct,mapkey=dkey,mapoffset=/sub,opt=ro auto.direct /mnt/d
 t_eq direct-cat dkey "$(cat /mnt/direct/hello 2>&1)"
 t_ok direct-env sh -c 'grep -qx MAPOFFSET=/sub /mnt/direct/env && grep -qx MAPKEY=dkey /mnt/direct/env && grep -qx MAPNAME=auto.direct /mnt/direct/env && grep -qx MAPOPTIONS=ro /mnt/direct/env'
 t_ok direct-umount-tmpfs umount /mnt/direct
-t_eq direct-trap-left autofsng "$(fstype /mnt/direct)"
+t_eq direct-trap-left autofsng "$(mnt_fstype /mnt/direct)"
 t_eq direct-retrigger dkey "$(cat /mnt/direct/hello 2>&1)"
 umount /mnt/direct; umount /mnt/direct
 mount -t autofsng -o direct,mapkey=nodkey,mapoffset=/ auto.direct /mnt/direct

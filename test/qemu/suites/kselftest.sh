@@ -1,3 +1,4 @@
+# SUITE_TIMEOUT=480
 # kselftest: the 6.1 selftests about mounts and namespaces, built statically
 # on the host from the patched tree by test/qemu/kselftest-build.sh.  Each
 # program is one test: exit 0 passes, exit 4 (KSFT_SKIP) is reported as a

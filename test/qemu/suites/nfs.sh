@@ -283,19 +283,6 @@ fi
 # autofs start mounts the triggers; every access below is a path walk that
 # makes the kernel run the agent, as a user's `cd /home/alice` would.
 mnt_id() { awk -v p="$1" '$5 == p { id = $1 } END { print id }' /proc/self/mountinfo; }
-mnt_type() {
-	awk -v p="$1" '$5 == p { for (i = 6; i <= NF; i++) if ($i == "-") t = $(i + 1) }
-		END { print t }' /proc/self/mountinfo
-}
-# gone_within PATH SECONDS: the mount on PATH goes within SECONDS
-gone_within() {
-	local i
-	for i in $(seq "$2"); do
-		[ -z "$(mnt_id "$1")" ] && return 0
-		sleep 1
-	done
-	return 1
-}
 
 scenario() {
 	local before n pid i w=/mnt/w/writer
@@ -315,8 +302,8 @@ scenario() {
 
 	# server-side files read through the mount; a write lands byte for byte
 	t_eq home-read "home of alice" "$(cat /home/alice/.profile 2>&1)"
-	t_eq home-v4.2 "nfs4 4.2" "$(mnt_type /home/alice) $(opt_of /home/alice vers)"
-	t_eq home-v3 "nfs 3" "$(ls /home/bob > /dev/null; mnt_type /home/bob) $(opt_of /home/bob vers)"
+	t_eq home-v4.2 "nfs4 4.2" "$(mnt_fstype /home/alice) $(opt_of /home/alice vers)"
+	t_eq home-v3 "nfs 3" "$(ls /home/bob > /dev/null; mnt_fstype /home/bob) $(opt_of /home/bob vers)"
 	head -c 300000 /dev/urandom > /tmp/home-w.bin
 	cp /tmp/home-w.bin /home/carol/w.bin && sync
 	t_ok home-write-on-server cmp /tmp/home-w.bin "$NFS_ROOT/export/home/carol/w.bin"
@@ -331,14 +318,14 @@ scenario() {
 	(cd /home/carol && exec sleep 15) &
 	pid=$!
 	sleep 1
-	t_ok home-idle-expires gone_within /home/alice 12
+	t_ok home-idle-expires mnt_gone_within /home/alice 12
 	t_ok home-open-file-stays test -n "$(mnt_id /home/bob)"
 	t_ok home-cwd-stays test -n "$(mnt_id /home/carol)"
 	exec 7<&-
 	kill $pid
 	wait $pid 2>/dev/null
-	t_ok home-released-expires-file gone_within /home/bob 12
-	t_ok home-released-expires-cwd gone_within /home/carol 12
+	t_ok home-released-expires-file mnt_gone_within /home/bob 12
+	t_ok home-released-expires-cwd mnt_gone_within /home/carol 12
 	t_eq home-comes-back "home of bob" "$(cat /home/bob/.profile 2>&1)"
 
 	# -hosts: the server's exports under /mnt/net/HOST (the guest's / is read-only)
@@ -347,12 +334,12 @@ scenario() {
 
 	# a multi-mount: the root now, /sub when touched, the tree expires as one
 	t_eq multi-root a "$(cat /mnt/multi/tree/in-a 2>&1)"
-	t_eq multi-sub-lazy autofsng "$(mnt_type /mnt/multi/tree/sub)"
+	t_eq multi-sub-lazy autofsng "$(mnt_fstype /mnt/multi/tree/sub)"
 	t_eq multi-sub b "$(cat /mnt/multi/tree/sub/in-b 2>&1)"
-	t_eq multi-sub-mounted nfs4 "$(mnt_type /mnt/multi/tree/sub)"
+	t_eq multi-sub-mounted nfs4 "$(mnt_fstype /mnt/multi/tree/sub)"
 	: > /tmp/multi.states
 	for i in $(seq 20); do
-		echo "$([ -n "$(mnt_id /mnt/multi/tree)" ] && echo R)$([ "$(mnt_type /mnt/multi/tree/sub)" = nfs4 ] && echo S)" >> /tmp/multi.states
+		echo "$([ -n "$(mnt_id /mnt/multi/tree)" ] && echo R)$([ "$(mnt_fstype /mnt/multi/tree/sub)" = nfs4 ] && echo S)" >> /tmp/multi.states
 		[ -z "$(mnt_id /mnt/multi/tree)" ] && break
 		sleep 0.5
 	done
@@ -388,7 +375,7 @@ scenario() {
 	wait $pid
 	t_eq writer-mount-stayed "$before" "$(sort -u /tmp/writer.ids | grep . | tr '\n' ' ' | sed 's/ $//')"
 	t_eq writer-every-byte "$(cat /tmp/writer.sha)" "$(sha256sum < "$NFS_ROOT/export/home/writer/log" | cut -d' ' -f1)"
-	t_ok writer-then-expires gone_within $w 15
+	t_ok writer-then-expires mnt_gone_within $w 15
 
 	autofs stop > /dev/null 2>&1
 	t_eq home-stop-clean "" "$(grep autofsng /proc/self/mountinfo)"
