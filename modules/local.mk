@@ -17,7 +17,8 @@ modules_mount_nfs_la_SOURCES = modules/nfs.c \
 	modules/nfs_opts.c modules/nfs_opts.h \
 	modules/nfs_ping.c modules/nfs_ping.h
 modules_mount_nfs_la_CFLAGS = $(AM_CFLAGS) $(TIRPC_CFLAGS) -pthread
-modules_mount_nfs_la_LIBADD = $(TIRPC_LIBS)
+# libtirpc is opened by nfs_ping.c when it pings, not linked (see there)
+modules_mount_nfs_la_LIBADD = $(LIBADD_DLOPEN)
 modules_mount_nfs_la_LDFLAGS = $(AM_LDFLAGS) -pthread $(MODULE_FLAGS)
 
 # try-module: a test driver that loads one mount module, mounts what argv

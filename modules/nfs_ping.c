@@ -6,7 +6,13 @@
  * timeout) and handed to libtirpc's clnt_vc_create(), so a silent server
  * costs exactly the timeout and no rpcbind round trip is needed: NFSv4
  * servers need not run rpcbind, and the NFS port is what a mount will use.
+ *
+ * libtirpc is opened here, the first time a ping is made, and not linked:
+ * it brings seven Kerberos and resolver libraries along, and the agent,
+ * a new process for every lookup, would load them all for every NFS mount
+ * although only replicated locations are pinged.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -20,8 +26,36 @@
 #include "nfs_ping.h"
 
 #define NFS_PROGRAM_NUM	100003
-/* xdr_void takes no arguments; go through void (*)(void) to say so. */
-#define NFS_XDR_VOID	((xdrproc_t)(void (*)(void))xdr_void)
+#define NFS_TIRPC_SONAME	"libtirpc.so.3"
+
+/* The two libtirpc functions a ping needs, once loaded. */
+static struct {
+	pthread_once_t once;
+	CLIENT *(*vc_create)(int fd, const struct netbuf *addr, rpcprog_t prog,
+			     rpcvers_t vers, u_int sendsz, u_int recvsz);
+	xdrproc_t xdr_void;
+} nfs_tirpc = { .once = PTHREAD_ONCE_INIT };
+
+static void nfs_tirpc_open(void)
+{
+	void *h = dlopen(NFS_TIRPC_SONAME, RTLD_NOW | RTLD_LOCAL);
+
+	if (!h)
+		return;
+	*(void **)&nfs_tirpc.vc_create = dlsym(h, "clnt_vc_create");
+	*(void **)&nfs_tirpc.xdr_void = dlsym(h, "xdr_void");
+	if (!nfs_tirpc.vc_create || !nfs_tirpc.xdr_void) {
+		nfs_tirpc.vc_create = NULL;
+		dlclose(h);
+	}
+}
+
+/* Returns: 0 once libtirpc is usable, or -ENOSYS. */
+static int nfs_tirpc_load(void)
+{
+	pthread_once(&nfs_tirpc.once, nfs_tirpc_open);
+	return nfs_tirpc.vc_create ? 0 : -ENOSYS;
+}
 
 static long nfs_now_us(void)
 {
@@ -94,12 +128,15 @@ long nfs_ping_one(const struct sockaddr *addr, socklen_t len,
 	CLIENT *cl;
 	int fd, ret;
 
+	ret = nfs_tirpc_load();
+	if (ret)
+		return ret;
 	fd = nfs_ping_connect(addr, len, deadline);
 	if (fd < 0)
 		return fd;
 	nb.maxlen = nb.len = len;
 	nb.buf = (void *)addr;
-	cl = clnt_vc_create(fd, &nb, NFS_PROGRAM_NUM, vers, 0, 0);
+	cl = nfs_tirpc.vc_create(fd, &nb, NFS_PROGRAM_NUM, vers, 0, 0);
 	if (!cl) {
 		ret = -ECONNREFUSED;
 		goto out_close;
@@ -109,8 +146,8 @@ long nfs_ping_one(const struct sockaddr *addr, socklen_t len,
 		left = 1000;
 	tv.tv_sec = left / 1000000;
 	tv.tv_usec = left % 1000000;
-	ret = nfs_ping_status(clnt_call(cl, NULLPROC, NFS_XDR_VOID, NULL,
-					NFS_XDR_VOID, NULL, tv));
+	ret = nfs_ping_status(clnt_call(cl, NULLPROC, nfs_tirpc.xdr_void, NULL,
+					nfs_tirpc.xdr_void, NULL, tv));
 	clnt_destroy(cl);
 out_close:
 	close(fd);

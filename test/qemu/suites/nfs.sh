@@ -279,6 +279,25 @@ else
 	echo "no agent installed: the autofs lookup tests wait for it"
 fi
 
+# --- 6.1's own expiry of NFS submounts (MNT_SHRINKABLE) still works --------
+# Crossing from the NFSv4 pseudo root into the /export export makes an NFS
+# submount, which fs/nfs expires with mark_mounts_for_expiry() after two
+# runs of nfs_mountpoint_expiry_timeout (seconds, a writable parameter).
+submount_expiry() {
+	local p=/sys/module/nfs/parameters/nfs_mountpoint_expiry_timeout old
+	old=$(cat $p)
+	echo 2 > $p
+	mkdir -p /mnt/pr
+	mount -t nfs -o vers=4.2 127.0.0.1:/ /mnt/pr
+	ls /mnt/pr/export > /dev/null
+	t_eq nfs-submount-made nfs4 "$(mnt_fstype /mnt/pr/export)"
+	t_ok nfs-submount-expires mnt_gone_within /mnt/pr/export 30
+	t_eq nfs-submount-parent-stays nfs4 "$(mnt_fstype /mnt/pr)"
+	umount -R /mnt/pr
+	echo "$old" > $p
+}
+submount_expiry
+
 # --- the home-directory scenario, through the kernel's triggers -------------
 # autofs start mounts the triggers; every access below is a path walk that
 # makes the kernel run the agent, as a user's `cd /home/alice` would.
