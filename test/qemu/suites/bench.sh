@@ -330,7 +330,15 @@ EOF
 		echo "/mnt/ng/ldap ldap:$M --timeout=600 -nobrowse" > $B/ng.ldap.master
 		"$AGENT" start $B/ng.ldap.master > $B/ng.ldap.start 2>&1
 		ng=$("$AB" first auto - /mnt/ng/ldap hello 10 | stats)
-		row ldap "first access, LDAP map of $LDAPN keys (bind; autofs-tools: no autofs-ldap)" us "$ng" - -
+		at=-
+		if [ -f /usr/lib/x86_64-linux-gnu/autofs/lookup_ldap.so ] &&
+		   at_start "/mnt/at/ldap ldap://127.0.0.1:3890/$M -nobrowse"; then
+			at=$("$AB" first auto - /mnt/at/ldap hello 10 | stats)
+			at_stop
+		else
+			t_fail at-ldap "autofs-tools' LDAP lookup (Debian package autofs-ldap) did not start"
+		fi
+		row ldap "first access, LDAP map of $LDAPN keys (bind)" us "$ng" "$at" -
 		kill "$(cat $S/slapd.pid)"
 	else
 		t_fail ldap "slapd did not start"
