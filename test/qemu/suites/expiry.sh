@@ -155,11 +155,6 @@ exec 5<&-
 mnt /mnt/x
 t_eq umount2-expire "EAGAIN ok" "$("$MFD" umount-expire /mnt/x)"
 
-# The root of a mount namespace never counts down, here or in a new one.
-t_eq ns-root-refused EINVAL "$("$MFD" setexpire / mount 1)"
-t_eq ns-root-refused-new-ns EINVAL "$(unshare -m "$MFD" setexpire / mount 1)"
-t_eq ns-root-stays-noexpire 0 "$(policy /)"
-
 # 1,000 idle expiring mounts all go within two ticks after their countdown.
 mnt /mnt/mass
 out=$("$MFD" mass /mnt/mass 1000 2 0)
