@@ -56,6 +56,8 @@ if [ -n "$agent" ] && grep -qw autofsng /proc/filesystems; then
 	done
 	show findmnt -R /home
 	t_ok demo-expired sh -c "! grep -q ' /home/alice ' /proc/self/mountinfo"
+	say "autofs stop: the trigger goes too"
+	show "$agent" stop
 	exit 0
 fi
 
