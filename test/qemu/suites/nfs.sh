@@ -361,9 +361,12 @@ scenario() {
 	t_eq multi-sub b "$(cat /mnt/multi/tree/sub/in-b 2>&1)"
 	t_eq multi-sub-mounted nfs4 "$(mnt_fstype /mnt/multi/tree/sub)"
 	: > /tmp/multi.states
+	# one read of mountinfo a state: R = root mounted, S = /sub mounted
 	for i in $(seq 20); do
-		echo "$([ -n "$(mnt_id /mnt/multi/tree)" ] && echo R)$([ "$(mnt_fstype /mnt/multi/tree/sub)" = nfs4 ] && echo S)" >> /tmp/multi.states
-		[ -z "$(mnt_id /mnt/multi/tree)" ] && break
+		awk '$5 == "/mnt/multi/tree" && / - nfs4 / { r = "R" }
+		     $5 == "/mnt/multi/tree/sub" && / - nfs4 / { s = "S" }
+		     END { print r s }' /proc/self/mountinfo >> /tmp/multi.states
+		[ -z "$(tail -1 /tmp/multi.states)" ] && break
 		sleep 0.5
 	done
 	t_ok multi-tree-expires test -z "$(mnt_id /mnt/multi/tree)"
