@@ -1,7 +1,3 @@
-# DEFAULT=no
-# Not in the default run yet: unlinked-asks-again, hang-enoent-within-limit
-# and automount-unknown-enoent fail when trapfs runs after the other suites
-# in one boot (see issue 10).  Run it by name: test/qemu/run trapfs
 # trapfs: the lookup-trap filesystem (issue 10).  Ramfs behaviour, the
 # helper protocol, the two example helpers end to end, and the helper
 # round-trip time for a miss.
