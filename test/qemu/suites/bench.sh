@@ -1,5 +1,5 @@
 # DEFAULT=no
-# SUITE_TIMEOUT=1080
+# SUITE_TIMEOUT=2400
 # bench: autofsng + agent side by side with autofs-tools 5.1.8 (automount -f
 # and the in-kernel autofs) and the raw mount of the same target, in one
 # boot (issue 9, design.md section 7).  Runs only when named:
