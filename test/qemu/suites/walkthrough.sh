@@ -30,10 +30,8 @@ echo "127.0.0.1 fileserver" >> /etc/hosts
 
 # earlier suites of this boot wrote their own master map and configuration
 autofs stop >/dev/null 2>&1
-mkdir -p /run/hostroot
-mount --bind / /run/hostroot	# not recursive: the host's /etc, not the overlay
+# /run/hostroot (test/qemu/init): the host's /etc, not the guest's overlay
 cp /run/hostroot/etc/auto.master /etc/auto.master 2>/dev/null || rm -f /etc/auto.master
-umount /run/hostroot
 stage=$(sed -n 's/.*harness\.stage=\([^ ]*\).*/\1/p' /proc/cmdline)
 cp "$stage/etc/autofs-agent.conf" /etc/autofs-agent.conf
 rm -f /etc/auto.home
