@@ -26,7 +26,11 @@ t_eq mountfd-of-subdir-is-the-mount /mnt/m1 "$("$MFD" getdirfd /mnt/m1/deep/er)"
 
 # Expiry through the fd.
 t_ok setexpire "$MFD" setexpire /mnt/m1 mount 600
-t_eq getexpire "1 600 600" "$("$MFD" getexpire /mnt/m1)"
+# a tick (10 s) may come between the two calls and count the idle mount down
+case $("$MFD" getexpire /mnt/m1) in
+"1 600 600" | "1 600 590") t_pass getexpire ;;
+*) t_fail getexpire "expected '1 600 600' (or 590 left after a tick), got '$("$MFD" getexpire /mnt/m1)'" ;;
+esac
 "$MFD" setexpire /mnt/m1 none
 
 # UNMOUNT: EBUSY while in use, then it goes; the fd's own reference is no use.
