@@ -23,7 +23,11 @@ struct am_maptext {
 	struct am_buf mt_linebuf;	/* the logical line being split */
 	void (*mt_warn)(void *arg, unsigned int line, const char *msg);
 	void *mt_arg;
-	/* when set, mt_entry is left empty for other keys (not includes) */
+	/*
+	 * A lookup's key.  When set, a line whose key is plainly another one
+	 * (not quoted or escaped, not an include) is passed over unread and
+	 * not reported; other keys that are returned have an empty mt_entry.
+	 */
 	const char *mt_want;
 };
 

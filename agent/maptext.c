@@ -2,6 +2,7 @@
 /* Splitting a sun-format map file into (key, entry) records. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,10 +45,9 @@ static void maptext_skip_line(struct am_maptext *mt)
  */
 static int maptext_logical(struct am_maptext *mt, struct am_buf *line)
 {
-	const char *nl;
+	const char *nl, *u;
 	int err = 0;
 	size_t n;
-	char c;
 
 	am_buf_reset(line);
 	/* the common line: no continuation, no escape, no NUL, not too long */
@@ -62,28 +62,30 @@ static int maptext_logical(struct am_maptext *mt, struct am_buf *line)
 		}
 		return 0;
 	}
+	/* by characters; a backslash and the character after it go together */
 	while (mt->mt_p < mt->mt_end) {
-		c = *mt->mt_p++;
-		if (c == '\n') {
+		u = mt->mt_p;
+		n = 1;
+		if (*u == '\n') {
+			mt->mt_p++;
 			mt->mt_line++;
 			break;
 		}
-		if (c == '\\' && mt->mt_p < mt->mt_end && *mt->mt_p == '\n') {
-			mt->mt_p++;
-			mt->mt_line++;
-			continue;
+		if (*u == '\\' && u + 1 < mt->mt_end) {
+			if (u[1] == '\n') {	/* a continuation */
+				mt->mt_p += 2;
+				mt->mt_line++;
+				continue;
+			}
+			n = 2;
 		}
-		if (c == '\0' && !err)
+		mt->mt_p += n;
+		if (!err && memchr(u, '\0', n))
 			err = -EINVAL;
-		if (line->ab_len >= AM_LINE_MAX && !err)
+		if (!err && line->ab_len + n >= AM_LINE_MAX)
 			err = -E2BIG;
-		if (err)
-			continue;
-		if (c == '\\' && mt->mt_p < mt->mt_end && *mt->mt_p != '\n') {
-			am_buf_putc(line, c);
-			c = *mt->mt_p++;
-		}
-		am_buf_putc(line, c);
+		if (!err)
+			am_buf_putn(line, u, n);
 	}
 	return err;
 }
@@ -122,6 +124,47 @@ static void maptext_split(struct am_maptext *mt, const char *s)
 		am_buf_puts(&mt->mt_key, "");
 }
 
+/*
+ * A lookup (mt_want set) passes over the logical line at mt_p when its key
+ * is plainly another one, without copying or splitting it.  A key that is
+ * quoted or escaped, or an include, goes the long way.  Continuations and
+ * escapes are followed as maptext_logical does.  Returns: true when the
+ * line was skipped.
+ */
+static bool maptext_skip_other(struct am_maptext *mt)
+{
+	const char *p = mt->mt_p, *end = mt->mt_end, *nl;
+	size_t want = strlen(mt->mt_want);
+
+	while (p < end && !isspace((unsigned char)*p) && *p != '"' && *p != '\\')
+		p++;
+	if (p == mt->mt_p || *mt->mt_p == '+' || (p < end && !isspace((unsigned char)*p)))
+		return false;
+	if ((size_t)(p - mt->mt_p) == want && !memcmp(mt->mt_p, mt->mt_want, want))
+		return false;
+	nl = memchr(p, '\n', (size_t)(end - p));
+	if (!nl || !memchr(p, '\\', (size_t)(nl - p))) {
+		mt->mt_p = nl ? nl + 1 : end;
+		mt->mt_line += nl != NULL;
+		return true;
+	}
+	/* an escape or a continuation: by characters to the line's end */
+	while (p < end && *p != '\n') {
+		if (*p == '\\' && p + 1 < end) {
+			if (p[1] == '\n')
+				mt->mt_line++;
+			p++;
+		}
+		p++;
+	}
+	if (p < end) {
+		p++;
+		mt->mt_line++;
+	}
+	mt->mt_p = p;
+	return true;
+}
+
 int am_maptext_next(struct am_maptext *mt)
 {
 	struct am_buf *line = &mt->mt_linebuf;
@@ -136,6 +179,8 @@ int am_maptext_next(struct am_maptext *mt)
 			maptext_skip_line(mt);
 			continue;
 		}
+		if (mt->mt_want && maptext_skip_other(mt))
+			continue;
 		err = maptext_logical(mt, line);
 		if (err == -E2BIG) {
 			maptext_warn(mt, "line longer than 65536 bytes, skipped");

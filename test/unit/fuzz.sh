@@ -1,5 +1,6 @@
 #!/bin/sh
-# Fuzz the sun entry parser, the master map reader and the config parser
+# Fuzz the sun entry parser, the master map reader, the map lookup (against
+# a full read of the map) and the config parser
 # with clang's libFuzzer under ASan/UBSan, FUZZ_SECONDS each (default 20).
 # Skipped (77) without clang.  Seeds: the golden files.
 srcdir=${srcdir:-.}
@@ -12,7 +13,7 @@ core="conf.c expand.c maptext.c master.c sun_parse.c util.c"
 srcs=
 for f in $core; do srcs="$srcs $srcdir/agent/$f"; done
 fail=0
-for t in 1:sun 2:master 3:conf; do
+for t in 1:sun 2:master 3:conf 4:lookup; do
 	n=${t%%:*}
 	name=${t#*:}
 	bin=$out/fuzz_$name
@@ -29,6 +30,10 @@ for t in 1:sun 2:master 3:conf; do
 	sun) for f in "$srcdir"/test/unit/golden/*.map; do
 		sed -n 's/^\([^#][^ \t]*\)[ \t]\+\(.*\)/\1\n\2/p' "$f" | split -l 2 - "$corpus/seed_$(basename "$f")_"; done ;;
 	master) cp "$srcdir"/test/unit/golden/*.master "$corpus/" ;;
+	lookup) for f in "$srcdir"/test/unit/golden/*.map; do
+		for k in $(awk '/^[^#[:space:]]/ {print $1}' "$f" | head -5); do
+			{ echo "$k"; cat "$f"; } > "$corpus/seed_$(basename "$f")_$k"
+		done; done 2>/dev/null ;;
 	conf) cp "$srcdir"/test/unit/golden/*.conf "$corpus/" ;;
 	esac
 	if "$bin" -max_total_time="$secs" -max_len=4096 -timeout=10 -rss_limit_mb=1024 \

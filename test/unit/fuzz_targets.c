@@ -2,8 +2,10 @@
 /*
  * libFuzzer targets for the parsers that read untrusted text: FUZZ_TARGET
  * selects the sun entry parser (with expansion), the map file reader plus
- * master map records, or the configuration parser.
+ * master map records, the map file reader's lookup against a full read, or
+ * the configuration parser.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +68,49 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!am_mopts_parse(m.m_entries[i].me_options, &mo, err, sizeof(err)))
 			am_mopts_free(&mo);
 	am_master_free(&m);
+	return 0;
+}
+#elif FUZZ_TARGET == 4
+/* The first record of KEY, read with or without the lookup's skipping. */
+static void first_of(const char *text, size_t len, const char *key, bool want,
+		     char **entry, unsigned int *line)
+{
+	struct am_maptext mt;
+
+	am_maptext_init(&mt, text, len);
+	mt.mt_want = want ? key : NULL;
+	*entry = NULL;
+	*line = 0;
+	while (am_maptext_next(&mt) > 0) {
+		if (strcmp(mt.mt_key.ab_s, key))
+			continue;
+		*entry = strdup(mt.mt_entry.ab_s);
+		*line = mt.mt_recline;
+		break;
+	}
+	am_maptext_free(&mt);
+}
+
+/* A lookup that skips other keys' lines finds what a full read finds. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = fuzz_text(data, size), *nl, *full, *fast;
+	unsigned int full_line, fast_line;
+
+	if (!text)
+		return 0;
+	/* the first line is the key, the rest the map */
+	nl = strchr(text, '\n');
+	if (nl) {
+		*nl = '\0';
+		first_of(nl + 1, size - (size_t)(nl + 1 - text), text, false, &full, &full_line);
+		first_of(nl + 1, size - (size_t)(nl + 1 - text), text, true, &fast, &fast_line);
+		if (full_line != fast_line || !full != !fast || (full && strcmp(full, fast)))
+			abort();
+		free(full);
+		free(fast);
+	}
+	free(text);
 	return 0;
 }
 #else
