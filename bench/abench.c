@@ -13,7 +13,8 @@
  *	first.  Keys are k01..kN.
  *   abench walk PATH N R       R samples of the mean ns of one stat(PATH), N stats each
  *   abench par NPROC PATHFMT   NPROC processes stat PATHFMT (a %d becomes 1..NPROC)
- *				at once: prints "us=T failed=F"
+ *				at once: prints "us=T failed=F first=A median=M last=L"
+ *				(A, M, L: when the first, median, last stat returned)
  *   abench neg PATH SECS       stat PATH (which must fail) for SECS: prints "ops=N errno=E"
  *   abench ls DIR              one readdir of DIR: prints "us=T entries=N"
  *   abench hold DIRFMT N SECS  open DIRFMT (%d 1..N, printf format) as directories,
@@ -159,15 +160,30 @@ static int cmd_walk(char **av)
 	return 0;
 }
 
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Each child sends the moment its stat() returned through a pipe, so the
+ * total splits into the wait for the lookup (first) and the time the
+ * other waiters take to wake and finish (first to last).
+ */
 static int cmd_par(char **av)
 {
-	int n = atoi(av[0]), i, status, failed = 0, go[2];
+	int n = atoi(av[0]), i, status, failed = 0, go[2], done[2], got = 0;
 	const char *fmt = av[1];
-	long long t0;
+	long long t0, t, *ends;
 	char c;
 
-	if (pipe(go))
-		die("pipe");
+	if (n < 1 || pipe(go) || pipe(done))
+		die("par");
+	ends = calloc(n, sizeof(*ends));
+	if (!ends)
+		die("calloc");
 	for (i = 1; i <= n; i++) {
 		pid_t pid = fork();
 
@@ -176,22 +192,36 @@ static int cmd_par(char **av)
 		if (pid == 0) {
 			char path[4096];
 			struct stat st;
+			int rc;
 
 			close(go[1]);
+			close(done[0]);
 			key_path(path, sizeof(path), fmt, i);
 			if (read(go[0], &c, 1) < 0)
 				_exit(3);
-			_exit(stat(path, &st) ? 1 : 0);
+			rc = stat(path, &st) ? 1 : 0;
+			t = now_ns();
+			if (write(done[1], &t, sizeof(t)) != sizeof(t))
+				_exit(4);
+			_exit(rc);
 		}
 	}
 	close(go[0]);
+	close(done[1]);
 	usleep(200000);	/* every child is parked in read() */
 	t0 = now_ns();
 	close(go[1]);
+	while (got < n && read(done[0], &t, sizeof(t)) == sizeof(t))
+		ends[got++] = t - t0;
 	while (wait(&status) > 0)
 		if (!WIFEXITED(status) || WEXITSTATUS(status))
 			failed++;
-	printf("us=%lld failed=%d\n", (now_ns() - t0) / 1000, failed);
+	t = now_ns() - t0;
+	qsort(ends, got, sizeof(*ends), cmp_ll);
+	printf("us=%lld failed=%d first=%lld median=%lld last=%lld\n",
+	       t / 1000, failed + n - got, got ? ends[0] / 1000 : -1,
+	       got ? ends[got / 2] / 1000 : -1, got ? ends[got - 1] / 1000 : -1);
+	free(ends);
 	return 0;
 }
 

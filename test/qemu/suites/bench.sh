@@ -20,6 +20,7 @@ OUT=/run/results/bench
 ROWS=$OUT/rows.tsv
 B=/run/bench		# maps, configuration, logs
 N=${BENCH_N:-20}
+PARN=${BENCH_PAR:-9}	# samples of "64 processes, one key"
 EXP=${BENCH_EXP:-1000}
 LDAPN=${BENCH_LDAP:-1000}
 BUSY_S=10		# CPU window with every expiry mount busy
@@ -69,7 +70,8 @@ echo "nfs target" > "$NFS_ROOT/export/data/hello"
 # plain directories at the depth of /mnt/ng/bind/k01/hello
 mkdir -p /srv/pl/bind/k01 && echo plain > /srv/pl/bind/k01/hello
 
-keys() { local i; for i in $(seq -w 1 64) one; do printf '%s\t%s\n' "${i/#[0-9]/k&}" "$1"; done; }
+# k01..k64, one, and p01..p$PARN for the timed samples of "64 processes, one key"
+keys() { local i; for i in $(seq -w 1 64) one $(seq -f 'p%02g' 1 "$PARN"); do printf '%s\t%s\n' "${i/#[0-9]/k&}" "$1"; done; }
 keys "-fstype=bind	:/srv/bind" > $B/map.bind
 keys "-vers=4.2,nobind	127.0.0.1:/export/data" > $B/map.nfs
 seq -f 'e%04g' 1 1000 | awk '{print $1 "\t-fstype=bind\t:/srv/bind"}' > $B/map.exp
@@ -87,6 +89,21 @@ echo "\$1 \$MAPNAME \$MAPKEY" >> $B/agent.log
 exec $AGENT "\$@"
 EOF
 chmod +x $B/agent-count
+# and one that leaves an strace of the run, for the traces of slower rows
+T=$OUT/trace && mkdir -p $T
+cat > $B/agent-strace <<EOF
+#!/bin/sh
+exec strace -f -tt -T -o $T/strace-ng-\$MAPKEY.txt $AGENT "\$@"
+EOF
+chmod +x $B/agent-strace
+# split_at FILE REGEX: an strace -tt log cut at the first line matching
+# REGEX: "ms before, ms from there to the last line"
+split_at() {
+	awk -v re="$2" 'function t(   i, a) { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+:[0-9]+:[0-9.]+$/) {
+			split($i, a, ":"); return a[1] * 3600 + a[2] * 60 + a[3] } return -1 }
+		{ x = t(); if (x < 0) next; if (first == "") first = x; last = x; if (cut == "" && $0 ~ re) cut = x }
+		END { if (cut == "") print "no match"; else printf "%.0f ms before, %.0f ms from there to the end\n", (cut - first) * 1000, (last - cut) * 1000 }' "$1"
+}
 
 # --- autofsng: the agent's configuration and every trigger at once ----------
 cat > /etc/autofs-agent.conf <<EOF
@@ -184,6 +201,24 @@ ng=$("$AB" walk /mnt/ng/bind/k01/hello 20000 11 | stats)
 at=$("$AB" walk /mnt/at/bind/k01/hello 20000 11 | stats)
 raw=$("$AB" walk /srv/pl/bind/k01/hello 20000 11 | stats)
 row walk-mounted "stat of a file in a mounted key (raw: plain dir, same depth)" ns "$ng" "$at" "$raw"
+# 64 processes on one key, PARN samples a side taking turns, a fresh key each,
+# neither side instrumented (the counted run is in phase 2).  "wake": from
+# the first stat() that returned to the last, the waiters' share.
+: > $B/par.ng; : > $B/par.at
+for i in $(seq -f 'p%02g' 1 "$PARN"); do
+	for who in ng at; do
+		r=$("$AB" par 64 /mnt/$who/bind/$i/hello)
+		echo "bench: par-one $who $i $r"
+		[ "$(field failed "$r")" = 0 ] || t_fail par-one-ok-$who-$i "failed stats: $r"
+		echo "$(field us "$r") $(field first "$r") $(field last "$r")" >> $B/par.$who
+		umount /mnt/$who/bind/$i
+	done
+done
+col() { awk -v c="$1" '{print $c}' "$2" | stats; }
+row par-one-time "64 processes, one key: total" us "$(col 1 $B/par.ng)" "$(col 1 $B/par.at)" -
+row par-one-first "64 processes, one key: until the first stat returns" us "$(col 2 $B/par.ng)" "$(col 2 $B/par.at)" -
+row par-one-wake "64 processes, one key: first to last stat returned" us \
+	"$(awk '{print $3 - $2}' $B/par.ng | stats)" "$(awk '{print $3 - $2}' $B/par.at | stats)" -
 at_stop
 ng_clear /mnt/ng/bind
 ng_clear /mnt/ng/nfs
@@ -199,7 +234,6 @@ atl() { grep -c "attempting to mount entry /mnt/at/bind/$1\$" $B/at.log; }
 atl_all() { grep -c 'attempting to mount entry /mnt/at/bind/' $B/at.log; }
 ng=$("$AB" par 64 /mnt/ng/bind/one/hello)
 at=$("$AB" par 64 /mnt/at/bind/one/hello)
-row par-one-time "64 processes, one key: total" us "$(field us "$ng")" "$(field us "$at")" -
 row par-one-lookups "64 processes, one key: lookups run (autofs-tools: requests to the daemon)" n "$(ngl one)" "$(atl one)" -
 [ "$(field failed "$ng")$(field failed "$at")" = 00 ] || t_fail par-one-ok "failed stats: ng $ng, at $at"
 : > $B/agent.log
@@ -330,10 +364,22 @@ EOF
 		echo "/mnt/ng/ldap ldap:$M --timeout=600 -nobrowse" > $B/ng.ldap.master
 		"$AGENT" start $B/ng.ldap.master > $B/ng.ldap.start 2>&1
 		ng=$("$AB" first auto - /mnt/ng/ldap hello 10 | stats)
+		echo $B/agent-strace > /proc/sys/fs/autofsng/agent
+		cat /mnt/ng/ldap/k01/hello >/dev/null
+		echo $AGENT > /proc/sys/fs/autofsng/agent
+		mv $T/strace-ng-k01.txt $T/strace-ng-ldap-agent.txt 2>/dev/null
+		umount /mnt/ng/ldap/k01
+		echo "bench: the agent's LDAP lookup, cut at its connect(): $(split_at $T/strace-ng-ldap-agent.txt 'connect\(.*3890')"
 		at=-
 		if [ -f /usr/lib/x86_64-linux-gnu/autofs/lookup_ldap.so ] &&
 		   at_start "/mnt/at/ldap ldap://127.0.0.1:3890/$M -nobrowse"; then
 			at=$("$AB" first auto - /mnt/at/ldap hello 10 | stats)
+			# where one LDAP lookup's time goes on each side
+			strace -f -tt -T -o $T/strace-at-ldap-daemon.txt -p "$AT_PID" & sp=$!
+			sleep 2
+			cat /mnt/at/ldap/k01/hello >/dev/null
+			sleep 1; kill $sp; wait $sp
+			echo "bench: automount's LDAP lookup, cut at its connect(): $(split_at $T/strace-at-ldap-daemon.txt 'connect\(')"
 			at_stop
 		else
 			t_fail at-ldap "autofs-tools' LDAP lookup (Debian package autofs-ldap) did not start"
@@ -352,12 +398,6 @@ fi
 # attached by pid), and a system-wide perf profile (cpu-clock: TCG has no
 # hardware counters) of 10 first accesses, by command and object.
 log "phase 6: traces"
-T=$OUT/trace && mkdir -p $T
-cat > $B/agent-strace <<EOF
-#!/bin/sh
-exec strace -f -tt -T -o $T/strace-ng-\$MAPKEY.txt $AGENT "\$@"
-EOF
-chmod +x $B/agent-strace
 at_start "/mnt/at/bind $B/map.bind -nobrowse" "/mnt/at/nfs $B/map.nfs -nobrowse" || t_fail at-start-trace "automount -f did not start"
 for fs in bind nfs; do
 	echo $B/agent-strace > /proc/sys/fs/autofsng/agent
