@@ -40,8 +40,8 @@ static void maptext_skip_line(struct am_maptext *mt)
 }
 
 /*
- * Gather one logical line into LINE.  Returns: 0, -E2BIG (too long, skipped),
- * -EINVAL (NUL byte, skipped).
+ * Gather one logical line into LINE, or only pass over it when LINE is
+ * NULL.  Returns: 0, -E2BIG (too long, skipped), -EINVAL (NUL byte, skipped).
  */
 static int maptext_logical(struct am_maptext *mt, struct am_buf *line)
 {
@@ -49,12 +49,14 @@ static int maptext_logical(struct am_maptext *mt, struct am_buf *line)
 	int err = 0;
 	size_t n;
 
-	am_buf_reset(line);
+	if (line)
+		am_buf_reset(line);
 	/* the common line: no continuation, no escape, no NUL, not too long */
 	nl = memchr(mt->mt_p, '\n', (size_t)(mt->mt_end - mt->mt_p));
 	n = nl ? (size_t)(nl - mt->mt_p) : (size_t)(mt->mt_end - mt->mt_p);
 	if (n < AM_LINE_MAX && !memchr(mt->mt_p, '\\', n) && !memchr(mt->mt_p, '\0', n)) {
-		am_buf_putn(line, mt->mt_p, n);
+		if (line)
+			am_buf_putn(line, mt->mt_p, n);
 		mt->mt_p += n;
 		if (nl) {
 			mt->mt_p++;
@@ -82,6 +84,8 @@ static int maptext_logical(struct am_maptext *mt, struct am_buf *line)
 		mt->mt_p += n;
 		if (!err && memchr(u, '\0', n))
 			err = -EINVAL;
+		if (!line)
+			continue;
 		if (!err && line->ab_len + n >= AM_LINE_MAX)
 			err = -E2BIG;
 		if (!err)
@@ -127,41 +131,22 @@ static void maptext_split(struct am_maptext *mt, const char *s)
 /*
  * A lookup (mt_want set) passes over the logical line at mt_p when its key
  * is plainly another one, without copying or splitting it.  A key that is
- * quoted or escaped, or an include, goes the long way.  Continuations and
- * escapes are followed as maptext_logical does.  Returns: true when the
- * line was skipped.
+ * quoted or escaped, or an include, goes the long way.  Returns: true when
+ * the line was skipped.
  */
 static bool maptext_skip_other(struct am_maptext *mt)
 {
-	const char *p = mt->mt_p, *end = mt->mt_end, *nl;
+	const char *p = mt->mt_p;
 	size_t want = strlen(mt->mt_want);
 
-	while (p < end && !isspace((unsigned char)*p) && *p != '"' && *p != '\\')
+	while (p < mt->mt_end && !isspace((unsigned char)*p) && *p != '"' && *p != '\\')
 		p++;
-	if (p == mt->mt_p || *mt->mt_p == '+' || (p < end && !isspace((unsigned char)*p)))
+	if (p == mt->mt_p || *mt->mt_p == '+' ||
+	    (p < mt->mt_end && !isspace((unsigned char)*p)))
 		return false;
 	if ((size_t)(p - mt->mt_p) == want && !memcmp(mt->mt_p, mt->mt_want, want))
 		return false;
-	nl = memchr(p, '\n', (size_t)(end - p));
-	if (!nl || !memchr(p, '\\', (size_t)(nl - p))) {
-		mt->mt_p = nl ? nl + 1 : end;
-		mt->mt_line += nl != NULL;
-		return true;
-	}
-	/* an escape or a continuation: by characters to the line's end */
-	while (p < end && *p != '\n') {
-		if (*p == '\\' && p + 1 < end) {
-			if (p[1] == '\n')
-				mt->mt_line++;
-			p++;
-		}
-		p++;
-	}
-	if (p < end) {
-		p++;
-		mt->mt_line++;
-	}
-	mt->mt_p = p;
+	maptext_logical(mt, NULL);
 	return true;
 }
 
