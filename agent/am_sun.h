@@ -35,11 +35,24 @@ void am_vars_free(struct am_vars *vars);
 
 /*
  * Replace '&' by KEY and $NAME / ${NAME} by their values in TEXT; what is
- * substituted is escaped so it stays one literal word.  ERR gets the reason
- * of a failure.  Returns: 0, -EINVAL, -ENOMEM.
+ * substituted is escaped so it stays one literal word.  An '&' in the host
+ * part of a location needs a KEY that am_host_invalid accepts.  ERR gets the
+ * reason of a failure.  Returns: 0, -EINVAL, -ENOMEM.
  */
 int am_sun_expand(const char *text, const char *key, const struct am_vars *vars,
 		  char **out, char *err, size_t errlen);
+
+/*
+ * Append S to OUT escaped so that am_sun_expand and am_sun_parse read it back
+ * as the literal word S, whatever bytes it holds (sun_quote.c).
+ */
+void am_sun_quote(struct am_buf *out, const char *s);
+/*
+ * A name that may stand for a host in a location: RFC 1123 labels (an IPv4
+ * address passes as such), or an IPv6 address in brackets.  Returns: NULL
+ * when valid, else why not.
+ */
+const char *am_host_invalid(const char *name);
 
 /* One mount of an entry: the root ("/") or an offset of a multi-mount. */
 struct am_mnt {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Variables of sun map entries: the standard set, -D defines, expansion. */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <grp.h>
@@ -204,14 +205,83 @@ static long expand_var(const char *p, const struct am_vars *vars,
 	return (long)(end - p) + braced;
 }
 
+/*
+ * Scan one word of TEXT from S for the end of a location's host part: the
+ * first ':' (outside brackets) before any '/', as sun_location() finds it
+ * after quotes and escapes are gone.  *BRACKET carries the state in and
+ * out.  Returns: 1 at that ':', -1 at a '/' or the word's end, 0 when
+ * neither came before END (NULL: the end of the word).
+ */
+static int expand_host_scan(const char *s, const char *end, bool quoted,
+			    bool *bracket)
+{
+	for (; *s && s != end; s++) {
+		if (*s == '"') {
+			quoted = !quoted;
+			continue;
+		}
+		if (*s == '\\' && s[1])
+			s++;
+		else if (!quoted && isspace((unsigned char)*s))
+			return -1;
+		if (*s == '[')
+			*bracket = true;
+		else if (*s == ']')
+			*bracket = false;
+		else if (!*bracket && (*s == ':' || *s == '/'))
+			return *s == ':' ? 1 : -1;
+	}
+	return end ? 0 : -1;
+}
+
+/*
+ * Is the '&' at AMP (QUOTED: inside quotes), in the word that starts at WORD,
+ * part of a host name?  Then a key like "h1,h2" or "x(0)" would become
+ * replicas or a weight.  *BRACKET: the '&' is inside [...].
+ */
+static bool expand_in_host(const char *word, const char *amp, bool quoted,
+			   bool *bracket)
+{
+	bool state = false;
+
+	if (*word == '-' || expand_host_scan(word, amp, false, &state))
+		return false;
+	*bracket = state;
+	return expand_host_scan(amp + 1, NULL, quoted, &state) == 1;
+}
+
+/* KEY where '&' names a host.  Returns: 0, -EINVAL (ERR says why). */
+static int expand_host_key(const char *key, bool bracket, char *err, size_t errlen)
+{
+	struct in6_addr a6;
+	const char *why;
+
+	if (bracket && inet_pton(AF_INET6, key, &a6) == 1)
+		return 0;
+	why = am_host_invalid(key);
+	if (!why)
+		return 0;
+	snprintf(err, errlen, "key '%.60s' stands for a host with '&' but is not a host name: %s",
+		 key, why);
+	return -EINVAL;
+}
+
+/* Returns: the start of the word after P, or WORD when P does not end it. */
+static const char *expand_word(const char *word, const char *p, bool quoted)
+{
+	return !quoted && isspace((unsigned char)*p) ? p + 1 : word;
+}
+
 int am_sun_expand(const char *text, const char *key, const struct am_vars *vars,
 		  char **out, char *err, size_t errlen)
 {
 	struct am_buf b = { 0 };
-	const char *p;
+	const char *p, *word = text;
+	bool quoted = false, bracket = false;
 	long used;
 
 	for (p = text; *p; p++) {
+		word = expand_word(word, p, quoted);
 		switch (*p) {
 		case '\\':
 			am_buf_putc(&b, *p);
@@ -219,7 +289,16 @@ int am_sun_expand(const char *text, const char *key, const struct am_vars *vars,
 				am_buf_putc(&b, *++p);
 			break;
 		case '&':
+			if (expand_in_host(word, p, quoted, &bracket) &&
+			    expand_host_key(key, bracket, err, errlen)) {
+				am_buf_free(&b);
+				return -EINVAL;
+			}
 			expand_literal(&b, key);
+			break;
+		case '"':
+			quoted = !quoted;
+			am_buf_putc(&b, *p);
 			break;
 		case '$':
 			used = expand_var(p + 1, vars, &b, err, errlen);

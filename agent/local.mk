@@ -7,7 +7,8 @@ agent_libamcore_a_SOURCES = \
 	agent/am_sun.h agent/am_util.h \
 	agent/conf.c agent/expand.c agent/lookup.c agent/maptext.c agent/master.c \
 	agent/masterread.c agent/module.c agent/mount.c agent/mountinfo.c \
-	agent/resolve.c agent/source.c agent/sun_parse.c agent/trigger.c \
+	agent/resolve.c agent/source.c agent/sun_parse.c agent/sun_quote.c \
+	agent/hostname.c agent/trigger.c \
 	agent/util.c
 agent_libamcore_a_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
 
