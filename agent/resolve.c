@@ -54,22 +54,66 @@ static int resolve_fetch(struct am_ctx *ctx, const struct am_request *rq,
 	return err || !rs->rs_source ? AM_EXIT_INTERNAL : AM_EXIT_OK;
 }
 
+/* A source whose entries are a server's answer (map_hosts.so). */
+static bool resolve_remote(const struct am_resolved *rs)
+{
+	return am_startswith(rs->rs_source, "hosts:");
+}
+
+/*
+ * The master map options an entry is parsed with: for a server's answer,
+ * nosuid,nodev unless the master map says suid or dev (as autofs-tools).
+ * Returns: malloc'd, or NULL.
+ */
+static char *resolve_defopts(const struct am_resolved *rs)
+{
+	return am_opts_merge(resolve_remote(rs) ? "nosuid,nodev" : "",
+			     rs->rs_mo.mo_mntopts);
+}
+
+/*
+ * A server's answer never names a local path: a location without a host
+ * would be a bind mount of this machine.  Returns: 0, -EINVAL.
+ */
+static int resolve_check_remote(const struct am_resolved *rs, char *why, size_t len)
+{
+	const struct am_mnt *m;
+	size_t i, k;
+
+	for (i = 0; resolve_remote(rs) && i < rs->rs_entry.en_nmnts; i++) {
+		m = &rs->rs_entry.en_mnts[i];
+		for (k = 0; k < m->mn_nlocs; k++) {
+			if (m->mn_locs[k].al_host)
+				continue;
+			snprintf(why, len, "offset %.60s has a location without a host",
+				 m->mn_offset);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int resolve_parse(const struct am_request *rq, struct am_resolved *rs)
 {
 	struct am_vars vars = { 0 };
 	char why[256] = "out of memory", *expanded = NULL;
+	char *defopts = resolve_defopts(rs);
 	size_t i;
-	int err;
+	int err = defopts ? 0 : -ENOMEM;
 
-	err = am_vars_standard(&vars, rq->rq_uid, rq->rq_gid);
+	if (!err)
+		err = am_vars_standard(&vars, rq->rq_uid, rq->rq_gid);
 	for (i = 0; !err && i < rs->rs_mo.mo_defines.av_n; i++)
 		err = am_vars_set(&vars, rs->rs_mo.mo_defines.av_name[i],
 				  rs->rs_mo.mo_defines.av_value[i]);
 	if (!err)
 		err = am_sun_expand(rs->rs_text, rq->rq_key, &vars, &expanded, why, sizeof(why));
 	if (!err)
-		err = am_sun_parse(expanded, rs->rs_mo.mo_mntopts, &rs->rs_entry, why, sizeof(why));
+		err = am_sun_parse(expanded, defopts, &rs->rs_entry, why, sizeof(why));
+	if (!err)
+		err = resolve_check_remote(rs, why, sizeof(why));
 	free(expanded);
+	free(defopts);
 	am_vars_free(&vars);
 	if (err == -ENOMEM)
 		return AM_EXIT_INTERNAL;

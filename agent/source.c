@@ -300,8 +300,12 @@ int am_chain_lookup(struct am_chain *ch, const char *key, char **entry,
 
 	for (i = 0; i < ch->ch_n; i++) {
 		s = &ch->ch_src[i];
-		/* a program map answers for every key itself: no "*" entry */
-		if (!strcmp(key, "*") && !strcmp(s->so_type, "program"))
+		/*
+		 * A program map answers for every key itself: no "*" entry.  A
+		 * hosts map would ask a host named "*".
+		 */
+		if (!strcmp(key, "*") && (!strcmp(s->so_type, "program") ||
+					  !strcmp(s->so_type, "hosts")))
 			continue;
 		err = include_push(ch->ch_ctx, s->so_desc);
 		if (err)
