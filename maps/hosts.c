@@ -5,6 +5,10 @@
  * protocol's EXPORT call (libtirpc), each offset mounted lazily by the
  * agent.  Hosts cannot be listed, so ->enumerate writes nothing unless the
  * configuration names them: [nfs] hosts_list = "host1 host2".
+ *
+ * The answer comes from whoever runs a MOUNT service on that host, so it is
+ * data only: hosts_entry.c mounts each name literally or skips it with a log
+ * line, and the key must be a host name before anything is asked.
  */
 #include <errno.h>
 #include <netdb.h>
@@ -16,13 +20,20 @@
 #include <syslog.h>
 #include <rpc/rpc.h>
 
+#include <arpa/inet.h>
+
 #include "am_module.h"
+#include "am_sun.h"
+#include "hosts_entry.h"
 
 #define MOUNT_PROGRAM_NUM	100005
 #define MOUNT_V3		3
 #define MOUNTPROC_EXPORT	5
-#define MNT_PATHLEN		1024
 #define MNT_NAMELEN		255
+/* decoded up to this, so a longer name is skipped rather than the answer lost */
+#define HOSTS_DECODE_MAX	4096
+/* more exports than this and the answer is refused: offsets cost mounts */
+#define HOSTS_MAX_EXPORTS	4096
 #define HOSTS_DEFAULT_TIMEOUT_MS 5000
 
 struct am_map {
@@ -32,6 +43,7 @@ struct am_map {
 struct hosts_exports {
 	char **he_dirs;
 	size_t he_n;
+	bool he_toomany;
 };
 
 static void hosts_log(const struct am_map *m, int prio, const char *fmt, ...)
@@ -78,8 +90,13 @@ static bool_t hosts_xdr_groups(XDR *x)
 
 static int hosts_exports_add(struct hosts_exports *e, char *dir)
 {
-	char **d = realloc(e->he_dirs, (e->he_n + 1) * sizeof(*d));
+	char **d;
 
+	if (e->he_n == HOSTS_MAX_EXPORTS) {
+		e->he_toomany = true;
+		return -E2BIG;
+	}
+	d = realloc(e->he_dirs, (e->he_n + 1) * sizeof(*d));
 	if (!d)
 		return -ENOMEM;
 	e->he_dirs = d;
@@ -102,7 +119,7 @@ static bool_t hosts_xdr_exports(XDR *x, void *arg)
 		if (!more)
 			return TRUE;
 		dir = NULL;
-		if (!xdr_string(x, &dir, MNT_PATHLEN))
+		if (!xdr_string(x, &dir, HOSTS_DECODE_MAX))
 			return FALSE;
 		if (hosts_exports_add(e, dir)) {
 			free(dir);
@@ -146,81 +163,77 @@ static int hosts_fetch(struct am_map *m, const char *host,
 	clnt_destroy(cl);
 	if (st != RPC_SUCCESS) {
 		hosts_log(m, LOG_ERR, "EXPORT call to %s failed: %s", host,
-			  clnt_sperrno(st));
+			  e->he_toomany ? "more than 4096 exports" : clnt_sperrno(st));
 		hosts_exports_free(e);
 		return -EAGAIN;
 	}
 	return 0;
 }
 
-static int hosts_cmp(const void *a, const void *b)
+struct hosts_skip {
+	struct am_map *hs_map;
+	const char *hs_host;
+};
+
+static void hosts_skipped(void *arg, const char *name, const char *why)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const struct hosts_skip *hs = arg;
+	char esc[300];
+
+	hosts_escape(name, esc, sizeof(esc));
+	hosts_log(hs->hs_map, LOG_WARNING, "server %s: export '%s' skipped: it %s",
+		  hs->hs_host, esc, why);
 }
 
-/* Does a path need quotes in a sun-format entry? */
-static bool hosts_needs_quotes(const char *s)
+/*
+ * KEY as a location writes it: a host name, an IPv4 address or a bracketed
+ * IPv6 one, a bare IPv6 address gets its brackets.  Returns: 0, -ENOENT.
+ */
+static int hosts_location_host(struct am_map *m, const char *key, char *out,
+			       size_t outlen)
 {
-	return strpbrk(s, " \t\"\\&$*#:") != NULL;
-}
+	struct in6_addr a6;
+	const char *why = am_host_invalid(key);
 
-static int hosts_append(char **buf, size_t *len, const char *str)
-{
-	size_t n = strlen(str);
-	char *p = realloc(*buf, *len + n + 1);
-
-	if (!p)
-		return -ENOMEM;
-	memcpy(p + *len, str, n + 1);
-	*buf = p;
-	*len += n;
+	if (why && inet_pton(AF_INET6, key, &a6) == 1)
+		why = NULL;
+	if (why || strlen(key) + 3 > outlen) {
+		hosts_log(m, LOG_NOTICE, "key '%.100s' is not a host name: %s", key,
+			  why ? why : "too long");
+		return -ENOENT;
+	}
+	snprintf(out, outlen, key[0] != '[' && strchr(key, ':') ? "[%s]" : "%s", key);
 	return 0;
 }
 
-/* "-fstype=nfs /a host:/a /b host:/b": one multi-mount, offsets sorted. */
-static int hosts_entry(const char *host, struct hosts_exports *e, char **entry)
+/* The host to ask over RPC: KEY without IPv6 brackets. */
+static void hosts_rpc_host(const char *key, char *out, size_t outlen)
 {
-	char bracket[300];
-	const char *h = host;
-	size_t i, len = 0;
-	char *buf = NULL;
-	int ret;
+	size_t n = strlen(key);
 
-	if (strchr(host, ':') && host[0] != '[') {
-		snprintf(bracket, sizeof(bracket), "[%s]", host);
-		h = bracket;
-	}
-	qsort(e->he_dirs, e->he_n, sizeof(*e->he_dirs), hosts_cmp);
-	ret = hosts_append(&buf, &len, "-fstype=nfs");
-	for (i = 0; !ret && i < e->he_n; i++) {
-		const char *q = hosts_needs_quotes(e->he_dirs[i]) ? "\"" : "";
-		char one[2 * MNT_PATHLEN + 320];
-
-		snprintf(one, sizeof(one), " %s%s%s %s:%s%s%s", q, e->he_dirs[i],
-			 q, h, q, e->he_dirs[i], q);
-		ret = hosts_append(&buf, &len, one);
-	}
-	if (ret) {
-		free(buf);
-		return ret;
-	}
-	*entry = buf;
-	return 0;
+	if (key[0] == '[' && n > 2 && key[n - 1] == ']')
+		snprintf(out, outlen, "%.*s", (int)(n - 2), key + 1);
+	else
+		snprintf(out, outlen, "%s", key);
 }
 
 static int hosts_lookup(struct am_map *m, const char *key, char **entry)
 {
 	struct hosts_exports e = { 0 };
+	char host[300], rpc_host[300];
+	struct hosts_skip hs = { m, key };
 	int ret;
 
-	ret = hosts_fetch(m, key, &e);
+	ret = hosts_location_host(m, key, host, sizeof(host));
 	if (ret)
 		return ret;
-	if (!e.he_n) {
-		hosts_log(m, LOG_NOTICE, "%s exports nothing", key);
-		return -ENOENT;
-	}
-	ret = hosts_entry(key, &e, entry);
+	hosts_rpc_host(key, rpc_host, sizeof(rpc_host));
+	ret = hosts_fetch(m, rpc_host, &e);
+	if (ret)
+		return ret;
+	ret = hosts_entry_build(host, e.he_dirs, e.he_n, hosts_skipped, &hs, entry);
+	if (ret == -ENOENT)
+		hosts_log(m, LOG_NOTICE, "%s exports nothing that can be mounted", key);
 	hosts_exports_free(&e);
 	return ret;
 }

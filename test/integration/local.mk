@@ -28,9 +28,16 @@ MAPS_INTEGRATION_TESTS = \
 	test/integration/ldap_lookup.sh \
 	test/integration/ldap_auth.sh \
 	test/integration/ldap_failover.sh \
-	test/integration/nis_lookup.sh
+	test/integration/nis_lookup.sh \
+	test/integration/hosts_hostile.sh
 
 TESTS += test/integration/ldap-text-fuzz $(MAPS_INTEGRATION_TESTS)
 EXTRA_DIST += $(MAPS_INTEGRATION_TESTS) test/integration/maps_lib.sh \
 	test/integration/ldap_lib.sh test/integration/nis_lib.sh \
 	test/integration/lsan.supp test/integration/bench.sh
+
+# The -hosts map against a MOUNT server that lies (hosts_hostile.sh).
+check_PROGRAMS += test/integration/mountd-hostile
+test_integration_mountd_hostile_SOURCES = test/integration/mountd-hostile.c
+test_integration_mountd_hostile_CFLAGS = $(AM_CFLAGS) $(TIRPC_CFLAGS)
+test_integration_mountd_hostile_LDADD = $(TIRPC_LIBS)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Fuzz the sun entry parser, the master map reader, the map lookup (against
-# a full read of the map) and the config parser
+# a full read of the map), the config parser and the -hosts entry builder
 # with clang's libFuzzer under ASan/UBSan, FUZZ_SECONDS each (default 20).
 # Skipped (77) without clang.  Seeds: the golden files.
 srcdir=${srcdir:-.}
@@ -9,17 +9,18 @@ command -v "$CLANG" >/dev/null || { echo "SKIP: no clang"; exit 77; }
 secs=${FUZZ_SECONDS:-20}
 out=${top_builddir:-.}/test/fuzz
 mkdir -p "$out"
-core="conf.c expand.c maptext.c master.c sun_parse.c util.c"
+core="conf.c expand.c hostname.c maptext.c master.c sun_parse.c sun_quote.c util.c"
 srcs=
 for f in $core; do srcs="$srcs $srcdir/agent/$f"; done
 fail=0
-for t in 1:sun 2:master 3:conf 4:lookup; do
+for t in 1:sun 2:master 3:conf 4:lookup 5:hosts; do
 	n=${t%%:*}
 	name=${t#*:}
 	bin=$out/fuzz_$name
 	if ! "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-D_GNU_SOURCE -DFUZZ_TARGET=$n -DSYSCONFDIR='"/etc"' -I"$srcdir/agent" \
-		-o "$bin" "$srcdir/test/unit/fuzz_targets.c" $srcs 2>"$bin.build.log"; then
+		-I"$srcdir/maps" -o "$bin" "$srcdir/test/unit/fuzz_targets.c" $srcs \
+		"$srcdir/maps/hosts_entry.c" 2>"$bin.build.log"; then
 		echo "FAIL $name: build (see $bin.build.log)"
 		fail=1
 		continue
@@ -35,6 +36,8 @@ for t in 1:sun 2:master 3:conf 4:lookup; do
 			{ echo "$k"; cat "$f"; } > "$corpus/seed_$(basename "$f")_$k"
 		done; done 2>/dev/null ;;
 	conf) cp "$srcdir"/test/unit/golden/*.conf "$corpus/" ;;
+	hosts) printf 'fs1\0/pub\0\\/\0/a b\0/q"x\0/\0/pub\0/x/../y\0/a:b&$c' > "$corpus/seed_attack"
+		printf '[fd00::2]\0/export/home\0/srv/x,y(1)' > "$corpus/seed_v6" ;;
 	esac
 	if "$bin" -max_total_time="$secs" -max_len=4096 -timeout=10 -rss_limit_mb=1024 \
 		-artifact_prefix="$out/crash_${name}_" "$corpus" >"$bin.log" 2>&1; then

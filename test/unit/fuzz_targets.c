@@ -2,8 +2,9 @@
 /*
  * libFuzzer targets for the parsers that read untrusted text: FUZZ_TARGET
  * selects the sun entry parser (with expansion), the map file reader plus
- * master map records, the map file reader's lookup against a full read, or
- * the configuration parser.
+ * master map records, the map file reader's lookup against a full read, the
+ * configuration parser, or the -hosts entry builder (maps/hosts_entry.c)
+ * with am_sun_quote, checked to read back exactly what the server said.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -110,6 +111,126 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(full);
 		free(fast);
 	}
+	free(text);
+	return 0;
+}
+#elif FUZZ_TARGET == 5
+#include <errno.h>
+
+#include "hosts_entry.h"
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The input split at NUL bytes: the host, then export names. */
+static size_t split_names(char *text, size_t size, char ***names)
+{
+	size_t n = 0, i;
+
+	*names = malloc((size + 1) * sizeof(**names));
+	if (!*names)
+		return 0;
+	for (i = 0; i <= size; i += strlen(text + i) + 1)
+		(*names)[n++] = text + i;
+	return n;
+}
+
+/* Expanded with KEY and parsed as the agent does.  Returns: 0 or -errno. */
+static int parse_as_agent(const char *text, const char *key, struct am_entry *e)
+{
+	struct am_vars vars = { 0 };
+	char err[256], *exp = NULL;
+	int ret;
+
+	ret = am_vars_define(&vars, "USER=alice");
+	if (!ret)
+		ret = am_sun_expand(text, key, &vars, &exp, err, sizeof(err));
+	if (!ret)
+		ret = am_sun_parse(exp, "nosuid,nodev", e, err, sizeof(err));
+	free(exp);
+	am_vars_free(&vars);
+	return ret;
+}
+
+/* "h:" + quoted NAME is the one location h:NAME, whatever NAME holds. */
+static void check_quote(const char *name)
+{
+	struct am_buf b = { 0 };
+	struct am_entry e;
+
+	if (!*name)
+		return;
+	am_buf_puts(&b, "-fstype=nfs h:");
+	am_sun_quote(&b, name);
+	if (!b.ab_s || parse_as_agent(b.ab_s, "k", &e))
+		abort();
+	if (e.en_multi || e.en_nmnts != 1 || e.en_mnts[0].mn_nlocs != 1 ||
+	    strcmp(e.en_mnts[0].mn_locs[0].al_host, "h") ||
+	    strcmp(e.en_mnts[0].mn_locs[0].al_path, name))
+		abort();
+	am_entry_free(&e);
+	am_buf_free(&b);
+}
+
+/* The names the entry must hold: valid, sorted, each once. */
+static size_t expected_names(char **names, size_t n)
+{
+	size_t i, k = 0;
+
+	qsort(names, n, sizeof(*names), cmp_names);
+	for (i = 0; i < n; i++)
+		if (!hosts_export_invalid(names[i]) && (!k || strcmp(names[k - 1], names[i])))
+			names[k++] = names[i];
+	return k;
+}
+
+/* Every mount is one export, from the host, at the export's own name. */
+static void check_entry(const char *entry, const char *host, char **want, size_t n)
+{
+	const struct am_mnt *m;
+	struct am_entry e;
+	size_t i;
+
+	if (parse_as_agent(entry, host, &e) || !e.en_multi || e.en_nmnts != n)
+		abort();
+	for (i = 0; i < n; i++) {
+		m = &e.en_mnts[i];
+		if (strcmp(m->mn_offset, want[i]) || m->mn_nlocs != 1 ||
+		    !m->mn_locs[0].al_host || strcmp(m->mn_locs[0].al_host, host) ||
+		    strcmp(m->mn_locs[0].al_path, want[i]) || strcmp(m->mn_fstype, "nfs") ||
+		    !am_opts_has(m->mn_options, "nobind") || !am_opts_has(m->mn_options, "nosuid"))
+			abort();
+	}
+	am_entry_free(&e);
+}
+
+/* The -hosts entry of any answer reads back as exactly its valid exports. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = fuzz_text(data, size), **names, **dirs, *entry = NULL;
+	size_t n, i, k;
+	int ret;
+
+	if (!text)
+		return 0;
+	n = split_names(text, size, &names);
+	dirs = malloc((n + 1) * sizeof(*dirs));
+	if (n && dirs) {
+		for (i = 1; i < n; i++)
+			check_quote(names[i]);
+		memcpy(dirs, names + 1, (n - 1) * sizeof(*dirs));
+		ret = hosts_entry_build(names[0], dirs, n - 1, NULL, NULL, &entry);
+		k = expected_names(names + 1, n - 1);
+		if (am_host_invalid(names[0]) ? ret != -EINVAL : ret != (k ? 0 : -ENOENT))
+			abort();
+		if (!ret)
+			check_entry(entry, names[0], names + 1, k);
+		free(entry);
+	}
+	free(dirs);
+	free(names);
 	free(text);
 	return 0;
 }
