@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -121,11 +122,49 @@ static const char *plan_rel(const struct lookup_plan *lp, const struct am_mnt *k
 	return kid->mn_offset + n + 1;
 }
 
+/*
+ * The read-only tmpfs that holds the offsets of a multi-mount without a
+ * root entry, one directory per child.  Returns: its fd or -errno.
+ */
+static int plan_holder(const struct am_request *rq, const struct lookup_plan *lp)
+{
+	const char **dirs = calloc(lp->lp_nkids + 1, sizeof(*dirs));
+	size_t i;
+	int fd;
+
+	if (!dirs)
+		return -ENOMEM;
+	for (i = 0; i < lp->lp_nkids; i++)
+		dirs[i] = plan_rel(lp, lp->lp_kids[i]);
+	fd = am_mount_holder(dirs, lp->lp_nkids);
+	free(dirs);
+	if (fd < 0)
+		am_log(LOG_ERR, "map %s: key %s: tmpfs for the offsets: %s",
+		       rq->rq_map, rq->rq_key, strerror(-fd));
+	return fd;
+}
+
+/*
+ * Every trigger of a plan is held open until it is attached: let a host
+ * with hundreds of exports have the descriptors for them.
+ */
+static void plan_fd_room(size_t nfds)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= nfds + 64)
+		return;
+	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > nfds + 64 ?
+		      nfds + 64 : rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		am_log(LOG_WARNING, "raising the open file limit to %llu: %s",
+		       (unsigned long long)rl.rlim_cur, strerror(errno));
+}
+
 /* Build everything detached.  Returns: an am_exit code. */
 static int plan_build(struct am_ctx *ctx, const struct am_request *rq,
 		      const struct am_resolved *rs, struct lookup_plan *lp)
 {
-	const char *dirs[64];
 	struct am_trigger tg = {
 		.tg_map = rq->rq_map, .tg_direct = true, .tg_key = rq->rq_key,
 		.tg_opt = rq->rq_options,
@@ -136,16 +175,11 @@ static int plan_build(struct am_ctx *ctx, const struct am_request *rq,
 	};
 	size_t i;
 
-	if (lp->lp_mnt && lp->lp_mnt->mn_nlocs) {
+	plan_fd_room(lp->lp_nkids);
+	if (lp->lp_mnt && lp->lp_mnt->mn_nlocs)
 		lp->lp_fd = am_mount_build(ctx, lp->lp_mnt);
-	} else {
-		for (i = 0; i < lp->lp_nkids && i < 64; i++)
-			dirs[i] = plan_rel(lp, lp->lp_kids[i]);
-		lp->lp_fd = am_mount_holder(dirs, i);
-		if (lp->lp_fd < 0)
-			am_log(LOG_ERR, "map %s: key %s: tmpfs for the offsets: %s",
-			       rq->rq_map, rq->rq_key, strerror(-lp->lp_fd));
-	}
+	else
+		lp->lp_fd = plan_holder(rq, lp);
 	if (lp->lp_fd < 0)
 		return lp->lp_fd == -ENOMEM ? AM_EXIT_INTERNAL : AM_EXIT_MOUNT;
 	for (i = 0; i < lp->lp_nkids; i++) {
