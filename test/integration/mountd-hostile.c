@@ -10,8 +10,9 @@
  * FILE holds the export names, each ended by a NUL byte (so a name may hold
  * any other byte, newlines included).  The server listens on TCP at ADDRESS
  * (default 127.0.0.1), any free port, registers with the rpcbind running
- * there (which the test started), prints "ready PORT" and serves until
- * SIGTERM or SIGINT, when it unregisters.
+ * there, prints "ready PORT" and serves until SIGTERM or SIGINT.  A MOUNT
+ * version 3 service already registered for TCP (a guest's rpc.mountd) is
+ * put back when it stops.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -119,8 +120,11 @@ static void serve(void)
 
 int main(int argc, char **argv)
 {
+	char saved_addr[128];
+	struct netbuf saved = { sizeof(saved_addr), 0, saved_addr };
 	struct netconfig *nc;
 	unsigned short port;
+	bool_t had = FALSE;
 	SVCXPRT *xprt;
 	int fd, err;
 
@@ -136,6 +140,8 @@ int main(int argc, char **argv)
 	fd = listen_on(argc == 3 ? argv[2] : "127.0.0.1", &port);
 	nc = getnetconfigent("tcp");
 	xprt = fd < 0 || !nc ? NULL : svc_vc_create(fd, 0, 0);
+	if (nc)
+		had = rpcb_getaddr(MOUNT_PROGRAM, MOUNT_V3, nc, &saved, "127.0.0.1");
 	rpcb_unset(MOUNT_PROGRAM, MOUNT_V3, nc);
 	if (!xprt || !svc_reg(xprt, MOUNT_PROGRAM, MOUNT_V3, dispatch, nc)) {
 		fprintf(stderr, "mountd-hostile: cannot listen or register with rpcbind\n");
@@ -145,5 +151,8 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	serve();
 	svc_unreg(MOUNT_PROGRAM, MOUNT_V3);
+	if (had && !rpcb_set(MOUNT_PROGRAM, MOUNT_V3, nc, &saved))
+		fprintf(stderr, "mountd-hostile: could not give MOUNT v3 back\n");
+	freenetconfigent(nc);
 	return 0;
 }
