@@ -18,9 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
-#include <rpc/rpc.h>
-
 #include <arpa/inet.h>
+#include <rpc/rpc.h>
 
 #include "am_module.h"
 #include "am_sun.h"
