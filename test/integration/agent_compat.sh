@@ -1,0 +1,40 @@
+#!/bin/bash
+# Master maps and map entries written for autofs-tools read the same here:
+# comma-joined agent options, -null, blank-separated host lists, and bare
+# words that are no location.  `autofs dump` and `autofs test`, nothing mounted.
+. "${srcdir:-.}/test/integration/lib.sh"
+
+printf 'alice\tserver:/export/home/alice\n' > "$T/auto.proj"
+cat > "$T/auto.master" <<'M'
+/proj	auto.proj	-nobrowse,--timeout=60
+/proj2	auto.proj	-rw,soft,--timeout=30,browse
+/off	-null
++auto.master.inc
+/late	auto.proj
+/late	-null
+M
+printf '/off\tauto.proj\n/inc\tauto.proj\n' > "$T/auto.master.inc"
+
+out=$($AUTOFS dump 2>&1)
+case $out in *"master map auto.master: 3 entries"*) pass null-disables ;;
+*) fail null-disables "$out" ;; esac
+case $out in *"/off "*|*"/late "*) fail null-before-and-after "$out" ;;
+*) pass null-before-and-after ;; esac
+case $out in *"/inc auto.proj"*) pass null-keeps-others ;; *) fail null-keeps-others "$out" ;; esac
+
+# the options of the master line come to the lookup as MAPOPTIONS does
+expect comma-timeout 0 "expire after 60 s" $AUTOFS test auto.proj alice -nobrowse,--timeout=60
+out=$($AUTOFS test auto.proj alice -nobrowse,--timeout=60 2>&1)
+case $out in *nobrowse*|*--timeout*) fail comma-not-mount-options "$out" ;;
+*) pass comma-not-mount-options ;; esac
+expect comma-mount-options 0 "rw,soft" $AUTOFS test auto.proj alice -rw,soft,--timeout=30,browse
+expect comma-bad-option 2 "unknown option '--frob'" $AUTOFS test auto.proj alice -rw,--frob
+
+cat > "$T/auto.rep" <<'M'
+blank	host1(5) host2(1):/export/data
+bare	-fstype=nfs	server
+M
+expect replicas-blank 0 "host2" $AUTOFS test auto.rep blank
+expect bare-word-malformed 5 "location 'server' is neither an absolute path nor host:path" \
+	$AUTOFS test auto.rep bare
+finish
