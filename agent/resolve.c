@@ -42,6 +42,10 @@ static int resolve_fetch(struct am_ctx *ctx, const struct am_request *rq,
 	if (!err)
 		rs->rs_source = strdup(desc);
 	am_chain_free(&ch);
+	if (err == -ENODEV) {
+		am_log(LOG_ERR, "map %s: not found in any source", rq->rq_map);
+		return AM_EXIT_NOMAP;
+	}
 	if (err == -ENOENT) {
 		am_log(LOG_INFO, "map %s: no entry for key %s", rq->rq_map, rq->rq_key);
 		return AM_EXIT_NOKEY;

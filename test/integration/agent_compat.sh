@@ -30,6 +30,12 @@ case $out in *nobrowse*|*--timeout*) fail comma-not-mount-options "$out" ;;
 expect comma-mount-options 0 "rw,soft" $AUTOFS test auto.proj alice -rw,soft,--timeout=30,browse
 expect comma-bad-option 2 "unknown option '--frob'" $AUTOFS test auto.proj alice -rw,--frob
 
+# administrators name the mount point, not the map
+expect test-mount-point 0 "expire after 60 s" $AUTOFS test /proj alice
+expect test-mount-point-map 0 "mount point /proj: map auto.proj" $AUTOFS test /proj alice
+expect test-mount-point-options 0 "expire after 5 s" $AUTOFS test /proj alice --timeout=5
+expect test-null-mount-point 8 "map /off: not found in any source" $AUTOFS test /off alice
+
 cat > "$T/auto.rep" <<'M'
 blank	host1(5) host2(1):/export/data
 bare	-fstype=nfs	server
@@ -37,4 +43,8 @@ M
 expect replicas-blank 0 "host2" $AUTOFS test auto.rep blank
 expect bare-word-malformed 5 "location 'server' is neither an absolute path nor host:path" \
 	$AUTOFS test auto.rep bare
+
+# a map no source has is its own error, not "no entry for key"
+expect map-not-found 8 "map auto.nosuch: not found in any source" $AUTOFS test auto.nosuch alice
+expect map-found-no-key 3 "no entry for key nobody" $AUTOFS test auto.proj nobody
 finish
