@@ -341,8 +341,9 @@ static int sun_location_token(struct am_mnt *m, const char *text, struct am_buf 
 	bool hostpath = text[0] != ':' && sun_host_colon(text);
 	int ret;
 
-	if (!hostpath && text[0] != '/' && text[0] != ':' && strcmp(text, "-") &&
-	    strcmp(m->mn_fstype, "autofs")) {
+	if (!strcmp(m->mn_fstype, "autofs") && strcmp(text, "-"))
+		return sun_add_location(m, NULL, 0, 0, text);
+	if (!hostpath && text[0] != '/' && text[0] != ':' && strcmp(text, "-")) {
 		if (pending->ab_len)
 			am_buf_putc(pending, ',');
 		am_buf_puts(pending, text);

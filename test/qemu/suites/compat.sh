@@ -15,6 +15,9 @@ mkdir -p $D/src
 echo hello-compat > $D/src/hello
 printf '[general]\ntimeout = 600\nbrowse = yes\n' > /etc/autofs-agent.conf
 printf 'b\t-fstype=bind\t:%s/src\n' $D > /etc/auto.compat
+# an autofs-tools submount: a nested trigger for its own map
+printf 'sub\t-fstype=autofs,timeout=2,nobrowse\tfile:/etc/auto.compat.sub\n' >> /etc/auto.compat
+printf 'x\t-fstype=bind\t:%s/src\n' $D > /etc/auto.compat.sub
 cat > /etc/auto.master.compat <<'M'
 /mnt/comma	/etc/auto.compat	-nobrowse,--timeout=3,ro
 /mnt/null	-null
@@ -30,5 +33,13 @@ opts=$(awk '$5 == "/mnt/comma/b" { print $6 }' /proc/self/mountinfo)
 case $opts in ro,*|ro) t_pass comma-mount-option-ro ;; *) t_fail comma-mount-option-ro "options '$opts'" ;; esac
 # --timeout=3 with a 1 s tick: gone well within 12 s (the default is 600 s)
 t_ok comma-timeout-expires mnt_gone_within /mnt/comma/b 12
+
+t_eq submount-mounts hello-compat "$(cat /mnt/comma/sub/x/hello 2>&1)"
+t_eq submount-trigger autofsng "$(mnt_fstype /mnt/comma/sub)"
+# a bind of a directory of the guest's tmpfs
+t_eq submount-inner tmpfs "$(mnt_fstype /mnt/comma/sub/x)"
+t_ok submount-inner-expires mnt_gone_within /mnt/comma/sub/x 10
+t_eq submount-nobrowse "" "$(ls /mnt/comma/sub)"
+t_ok submount-expires mnt_gone_within /mnt/comma/sub 12
 "$AGENT" stop >/dev/null 2>&1
 t_eq stopped "" "$(mnt_fstype /mnt/comma)"
