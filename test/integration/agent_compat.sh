@@ -44,6 +44,28 @@ expect replicas-blank 0 "host2" $AUTOFS test auto.rep blank
 expect bare-word-malformed 5 "location 'server' is neither an absolute path nor host:path" \
 	$AUTOFS test auto.rep bare
 
+# fstype=autofs: a nested trigger for a map; from outside the host (here a
+# program map) the nested map may only be named, never a file or program
+printf 'sub\t-fstype=autofs,timeout=30\tfile:%s/auto.rep\n' "$T" > "$T/auto.withsub"
+expect submount-file 0 "via module autofsng (a nested trigger)" $AUTOFS test auto.withsub sub
+cat > "$T/auto.subprog" <<'P'
+#!/bin/sh
+case "$1" in
+named) echo "-fstype=autofs auto.rep" ;;
+dn) echo "-fstype=autofs ldap:ou=auto.sub,dc=example,dc=org" ;;
+prog) echo "-fstype=autofs program:/tmp/evil" ;;
+path) echo "-fstype=autofs /tmp/evil" ;;
+server) echo "-fstype=autofs ldap://evil.example.org/ou=x" ;;
+esac
+P
+chmod +x "$T/auto.subprog"
+expect submount-remote-named 0 "from auto.rep" $AUTOFS test auto.subprog named
+expect submount-remote-dn 0 "from ldap:ou=auto.sub" $AUTOFS test auto.subprog dn
+for k in prog server; do
+	expect "submount-remote-$k-refused" 5 "refused nested map" $AUTOFS test auto.subprog $k
+done
+expect submount-remote-path-refused 5 "malformed entry" $AUTOFS test auto.subprog path
+
 # a map no source has is its own error, not "no entry for key"
 expect map-not-found 8 "map auto.nosuch: not found in any source" $AUTOFS test auto.nosuch alice
 expect map-found-no-key 3 "no entry for key nobody" $AUTOFS test auto.proj nobody
