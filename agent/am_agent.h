@@ -75,8 +75,8 @@ int am_chain_init(struct am_ctx *ctx, const char *spec, int argc,
 void am_chain_free(struct am_chain *ch);
 /*
  * Look KEY up in each source in order.  *DESC names the source that had it.
- * Returns: 0, -ENOENT (nowhere), -EAGAIN (not found, but a source was
- * unavailable), -errno.
+ * Returns: 0, -ENOENT (nowhere), -ENODEV (no source has the map at all),
+ * -EAGAIN (not found, but a source was unavailable), -errno.
  */
 int am_chain_lookup(struct am_chain *ch, const char *key, char **entry,
 		    const char **desc);

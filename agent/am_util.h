@@ -21,6 +21,7 @@ enum am_exit {
 	AM_EXIT_MALFORMED = 5,	/* the entry exists but does not parse */
 	AM_EXIT_MOUNT = 6,	/* the mount itself failed */
 	AM_EXIT_PARTIAL = 7,	/* start/stop: some entries failed */
+	AM_EXIT_NOMAP = 8,	/* no source has the map */
 };
 
 /* A growable NUL-terminated string; ab_oom sticks once an allocation failed. */

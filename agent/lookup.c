@@ -441,20 +441,70 @@ static void test_print_mnt(const struct am_mnt *m)
 		printf("  nothing mounted here\n");
 }
 
-int am_cmd_test(struct am_ctx *ctx, const char *map, const char *key, const char *options)
+/*
+ * Administrators name a mount point ("autofs test /home alice"): when MAP is
+ * one of the master map's, *ME is a copy of its entry.
+ * Returns: 0 (found), 1 (not a mount point of the master map), -ENOMEM.
+ */
+static int test_mount_point(struct am_ctx *ctx, const char *map, struct am_master_entry *me)
 {
+	const char *master = ctx->ac_conf.cf_master ? ctx->ac_conf.cf_master : "auto.master";
+	struct am_master m;
+	size_t i;
+	int ret = 1;
+
+	if (map[0] != '/' || am_master_read(ctx, master, &m)) {
+		if (map[0] == '/')
+			am_master_free(&m);
+		return 1;
+	}
+	for (i = 0; ret == 1 && i < m.m_n; i++) {
+		if (strcmp(m.m_entries[i].me_path, map))
+			continue;
+		me->me_map = strdup(m.m_entries[i].me_map);
+		me->me_options = strdup(m.m_entries[i].me_options);
+		ret = me->me_map && me->me_options ? 0 : -ENOMEM;
+	}
+	am_master_free(&m);
+	return ret;
+}
+
+static int test_resolve(struct am_ctx *ctx, const char *map, const char *key,
+			const char *options, struct am_resolved *rs)
+{
+	struct am_master_entry me = { 0 };
 	struct am_request rq = {
 		.rq_map = map, .rq_key = key, .rq_offset = "/",
 		.rq_options = options ? options : "",
 		.rq_uid = getuid(), .rq_gid = getgid(),
 	};
+	int ret;
+
+	memset(rs, 0, sizeof(*rs));
+	ret = test_mount_point(ctx, map, &me);
+	if (ret < 0)
+		return AM_EXIT_INTERNAL;
+	if (!ret) {
+		printf("mount point %s: map %s %s\n", map, me.me_map, me.me_options);
+		rq.rq_map = me.me_map;
+		if (!options)
+			rq.rq_options = me.me_options;
+	}
+	ret = am_resolve(ctx, &rq, rs);
+	if (ret == AM_EXIT_NOKEY)
+		printf("map %s: no entry for key %s\n", rq.rq_map, key);
+	free(me.me_map);
+	free(me.me_options);
+	return ret;
+}
+
+int am_cmd_test(struct am_ctx *ctx, const char *map, const char *key, const char *options)
+{
 	struct am_resolved rs;
 	size_t i;
 	int ret;
 
-	ret = am_resolve(ctx, &rq, &rs);
-	if (ret == AM_EXIT_NOKEY)
-		printf("map %s: no entry for key %s\n", map, key);
+	ret = test_resolve(ctx, map, key, options, &rs);
 	if (ret) {
 		am_resolved_free(&rs);
 		return ret;

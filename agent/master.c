@@ -37,9 +37,9 @@ int am_mapspec_parse(const char *spec, struct am_mapspec *ms)
 	size_t tlen;
 
 	memset(ms, 0, sizeof(*ms));
-	if (!strcmp(spec, "-hosts")) {
-		ms->ms_type = strdup("hosts");
-		ms->ms_name = strdup("-hosts");
+	if (!strcmp(spec, "-hosts") || !strcmp(spec, "-null")) {
+		ms->ms_type = strdup(spec + 1);
+		ms->ms_name = strdup(spec);
 		goto done;
 	}
 	colon = strchr(spec, ':');
@@ -141,37 +141,77 @@ static int mopts_mount(struct am_mopts *mo, const char *opts)
 }
 
 /*
- * One token; NEXT is the following token for options that take their value
- * separately ("--timeout 60").  Returns: tokens used (1 or 2), -errno.
+ * Options of autofs-tools' daemon that have no meaning here: accepted, so a
+ * master map written for it reads the same, and never passed to mount.
  */
-static int mopts_token(struct am_mopts *mo, const char *tok, const char *next,
-		       char *err, size_t errlen)
+static const char *const mopts_ignored[] = {
+	"-v", "--verbose",
+	"-d", "--debug", "-w", "--use-weight-only", "-r",
+	"--random-multimount-selection", "--slashify-colons",
+	"--no-slashify-colons", NULL,
+};
+
+/* autofs-tools takes these with or without their '-', alone or in a list. */
+static const char *const mopts_words[] = {
+	"browse", "nobrowse", "symlink", "nobind", "slave", "shared", "private",
+	NULL,
+};
+
+static bool mopts_in(const char *const *list, const char *word)
+{
+	size_t i;
+
+	for (i = 0; list[i]; i++)
+		if (!strcmp(list[i], word))
+			return true;
+	return false;
+}
+
+/* Returns: true when WORD is one of mopts_words, now applied. */
+static bool mopts_word(struct am_mopts *mo, const char *word)
+{
+	if (!mopts_in(mopts_words, word))
+		return false;
+	if (!strcmp(word, "browse"))
+		mo->mo_browse = 1;
+	else if (!strcmp(word, "nobrowse"))
+		mo->mo_browse = 0;
+	return true;
+}
+
+/*
+ * One option that starts with '-'; NEXT is the following token for options
+ * that take their value separately ("--timeout 60").
+ * Returns: tokens used (1 or 2), -errno.
+ */
+static int mopts_option(struct am_mopts *mo, const char *tok, const char *next,
+			char *err, size_t errlen)
 {
 	const char *eq = strchr(tok, '=');
 	size_t n = eq ? (size_t)(eq - tok) : strlen(tok);
 	int ret;
 
-	if (tok[0] != '-')
-		return mopts_arg(mo, tok) ?: 1;
 	if ((n == 9 && !strncmp(tok, "--timeout", 9)) || !strcmp(tok, "-t") ||
-	    (n == 8 && !strncmp(tok, "-timeout", 8))) {
+	    (n == 8 && !strncmp(tok, "-timeout", 8)) || (n == 2 && !strncmp(tok, "-t", 2))) {
 		ret = mopts_number("--timeout", eq ? eq + 1 : next, &mo->mo_timeout, err, errlen);
 		return ret ? ret : (eq ? 1 : 2);
 	}
-	if ((n == 18 && !strncmp(tok, "--negative-timeout", 18)) || !strcmp(tok, "-n")) {
+	if ((n == 18 && !strncmp(tok, "--negative-timeout", 18)) || !strcmp(tok, "-n") ||
+	    (n == 2 && !strncmp(tok, "-n", 2))) {
 		ret = mopts_number("--negative-timeout", eq ? eq + 1 : next,
 				   &mo->mo_negative_timeout, err, errlen);
 		return ret ? ret : (eq ? 1 : 2);
 	}
-	if (!strcmp(tok, "-browse") || !strcmp(tok, "--browse") ||
-	    !strcmp(tok, "--ghost") || !strcmp(tok, "-g")) {
+	if (!strcmp(tok, "--browse") || !strcmp(tok, "--ghost") || !strcmp(tok, "-g")) {
 		mo->mo_browse = 1;
 		return 1;
 	}
-	if (!strcmp(tok, "-nobrowse") || !strcmp(tok, "--nobrowse")) {
+	if (!strcmp(tok, "--nobrowse")) {
 		mo->mo_browse = 0;
 		return 1;
 	}
+	if (mopts_word(mo, tok + 1))
+		return 1;
 	if (am_startswith(tok, "-D")) {
 		const char *def = tok[2] ? tok + 2 : next;
 
@@ -180,11 +220,50 @@ static int mopts_token(struct am_mopts *mo, const char *tok, const char *next,
 			snprintf(err, errlen, "-D needs NAME=value, got '%.40s'", def ? def : "");
 		return ret ? ret : (tok[2] ? 1 : 2);
 	}
+	if (mopts_in(mopts_ignored, tok))
+		return 1;
 	if (tok[1] == '-') {
 		snprintf(err, errlen, "unknown option '%.40s'", tok);
 		return -EINVAL;
 	}
 	return mopts_mount(mo, tok + 1) ?: 1;
+}
+
+/*
+ * A comma-joined list such as "-nobrowse,--timeout=60,rw": autofs-tools
+ * reads each item on its own, so the agent's options are taken out and the
+ * rest are mount options, with or without their '-'.
+ */
+static int mopts_list(struct am_mopts *mo, const char *tok, char *err, size_t errlen)
+{
+	char *copy = strdup(tok), *item, *save = NULL;
+	int ret = copy ? 0 : -ENOMEM;
+
+	for (item = copy ? strtok_r(copy, ",", &save) : NULL; item && ret >= 0;
+	     item = strtok_r(NULL, ",", &save)) {
+		if (item[0] == '-')
+			ret = mopts_option(mo, item, NULL, err, errlen);
+		else if (!mopts_word(mo, item))
+			ret = mopts_mount(mo, item);
+	}
+	free(copy);
+	return ret < 0 ? ret : 1;
+}
+
+/*
+ * One blank-separated token; NEXT is the token after it.
+ * Returns: tokens used (1 or 2), -errno.
+ */
+static int mopts_token(struct am_mopts *mo, const char *tok, const char *next,
+		       char *err, size_t errlen)
+{
+	if (mopts_word(mo, tok))
+		return 1;
+	if (tok[0] != '-')
+		return mopts_arg(mo, tok) ?: 1;
+	if (strchr(tok, ',') && !am_startswith(tok, "-D"))
+		return mopts_list(mo, tok, err, errlen);
+	return mopts_option(mo, tok, next, err, errlen);
 }
 
 int am_mopts_parse(const char *text, struct am_mopts *mo, char *err, size_t errlen)
@@ -238,6 +317,21 @@ void am_master_free(struct am_master *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/* A later "-null" for a mount point already listed disables it too. */
+static int master_again(struct am_master_entry *e, const char *map, size_t n)
+{
+	char *null;
+
+	if (n != 5 || strncmp(map, "-null", 5) || !strcmp(e->me_map, "-null"))
+		return 1;
+	null = strdup("-null");
+	if (!null)
+		return -ENOMEM;
+	free(e->me_map);
+	e->me_map = null;
+	return 0;
+}
+
 int am_master_add(struct am_master *m, const char *key, const char *entry,
 		  const char *origin, char *err, size_t errlen)
 {
@@ -260,14 +354,14 @@ int am_master_add(struct am_master *m, const char *key, const char *entry,
 	}
 	if (!path)
 		return -ENOMEM;
-	for (i = 0; i < m->m_n; i++)
-		if (!strcmp(m->m_entries[i].me_path, path)) {
-			free(path);
-			return 1;
-		}
 	while (isspace((unsigned char)*entry))
 		entry++;
 	n = strcspn(entry, " \t");
+	for (i = 0; i < m->m_n; i++)
+		if (!strcmp(m->m_entries[i].me_path, path)) {
+			free(path);
+			return master_again(&m->m_entries[i], entry, n);
+		}
 	rest = entry + n;
 	while (isspace((unsigned char)*rest))
 		rest++;

@@ -34,6 +34,28 @@ static int master_collect(const char *key, const char *entry, void *arg)
 	return 0;
 }
 
+/* "-null" disables its mount point wherever it stands in the master map. */
+static void master_drop_null(struct am_master *m)
+{
+	struct am_master_entry *e;
+	size_t i, kept = 0;
+
+	for (i = 0; i < m->m_n; i++) {
+		e = &m->m_entries[i];
+		if (strcmp(e->me_map, "-null")) {
+			m->m_entries[kept++] = *e;
+			continue;
+		}
+		am_log(LOG_INFO, "master map: %s disabled by -null (%s)", e->me_path,
+		       e->me_origin);
+		free(e->me_path);
+		free(e->me_map);
+		free(e->me_options);
+		free(e->me_origin);
+	}
+	m->m_n = kept;
+}
+
 int am_master_read(struct am_ctx *ctx, const char *name, struct am_master *m)
 {
 	struct master_read mr = { .mr_master = m, .mr_name = name };
@@ -55,6 +77,7 @@ int am_master_read(struct am_ctx *ctx, const char *name, struct am_master *m)
 		return mr.mr_err;
 	if (err < 0)
 		return err;
+	master_drop_null(m);
 	return found ? 0 : -ENOENT;
 }
 

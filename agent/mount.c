@@ -27,6 +27,8 @@ const char *am_mount_module_name(const struct am_mnt *m)
 	const char *name = am_module_for_fstype(m->mn_fstype);
 	size_t i;
 
+	if (!strcmp(m->mn_fstype, "autofs"))
+		return "autofsng (a nested trigger)";
 	/* nfs with only local paths ("server-less" :/path) is a bind mount */
 	if (strcmp(name, "nfs"))
 		return name;
@@ -34,6 +36,63 @@ const char *am_mount_module_name(const struct am_mnt *m)
 		if (m->mn_locs[i].al_host)
 			return name;
 	return "bind";
+}
+
+/*
+ * The options of an fstype=autofs entry, as autofs-tools reads them:
+ * browse, nobrowse, timeout=N and master map options such as --timeout=N
+ * belong to the submount, the rest are mount options for its map's entries.  Returns: master map options, or NULL.
+ */
+static char *submap_options(const char *opts, bool *browse)
+{
+	struct am_buf own = { 0 }, mnt = { 0 };
+	const char *p, *e;
+
+	for (p = opts; *p; p = *e ? e + 1 : e) {
+		e = p + strcspn(p, ",");
+		if ((size_t)(e - p) == 6 && !strncmp(p, "browse", 6))
+			*browse = true;
+		else if ((size_t)(e - p) == 8 && !strncmp(p, "nobrowse", 8))
+			*browse = false;
+		else if (am_startswith(p, "timeout="))
+			am_buf_printf(&own, "--%.*s ", (int)(e - p), p);
+		else if (p[0] == '-')
+			am_buf_printf(&own, "%.*s ", (int)(e - p), p);
+		else if (e > p)
+			am_buf_printf(&mnt, "%s%.*s", mnt.ab_len ? "," : "-", (int)(e - p), p);
+	}
+	am_buf_puts(&own, mnt.ab_s ? mnt.ab_s : "");
+	am_buf_free(&mnt);
+	return am_buf_steal(&own);
+}
+
+/*
+ * fstype=autofs: a nested indirect trigger for the map its location names,
+ * where autofs-tools would start a submount.  Returns: a mount fd, -errno.
+ */
+static int mount_submap(struct am_ctx *ctx, const struct am_mnt *m)
+{
+	struct am_trigger tg = {
+		.tg_browse = ctx->ac_conf.cf_browse,
+		.tg_negative_timeout = ctx->ac_conf.cf_negative_timeout,
+		.tg_cache_ttl = ctx->ac_conf.cf_cache_ttl,
+	};
+	char *opt;
+	int fd;
+
+	if (m->mn_nlocs != 1 || m->mn_locs[0].al_host) {
+		am_log(LOG_ERR, "fstype=autofs at %s: the location must be one map name",
+		       m->mn_offset);
+		return -EINVAL;
+	}
+	opt = submap_options(m->mn_options, &tg.tg_browse);
+	if (!opt)
+		return -ENOMEM;
+	tg.tg_map = m->mn_locs[0].al_path;
+	tg.tg_opt = opt;
+	fd = am_trigger_build(&tg);
+	free(opt);
+	return fd;
 }
 
 int am_mount_build(struct am_ctx *ctx, const struct am_mnt *m)
@@ -52,6 +111,8 @@ int am_mount_build(struct am_ctx *ctx, const struct am_mnt *m)
 	const void *p;
 	int err;
 
+	if (!strcmp(m->mn_fstype, "autofs"))
+		return mount_submap(ctx, m);
 	err = am_module_load(ctx, AM_MODULE_MOUNT, name, &p);
 	if (err)
 		return err;

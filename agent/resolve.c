@@ -42,6 +42,10 @@ static int resolve_fetch(struct am_ctx *ctx, const struct am_request *rq,
 	if (!err)
 		rs->rs_source = strdup(desc);
 	am_chain_free(&ch);
+	if (err == -ENODEV) {
+		am_log(LOG_ERR, "map %s: not found in any source", rq->rq_map);
+		return AM_EXIT_NOMAP;
+	}
 	if (err == -ENOENT) {
 		am_log(LOG_INFO, "map %s: no entry for key %s", rq->rq_map, rq->rq_key);
 		return AM_EXIT_NOKEY;
@@ -125,6 +129,49 @@ static int resolve_parse(const struct am_request *rq, struct am_resolved *rs)
 	return AM_EXIT_OK;
 }
 
+/*
+ * The map a nested (fstype=autofs) entry names, when the entry came from
+ * outside the host (LDAP, NIS, a program map, the hosts map), is data: it
+ * may name a map to look up through the sources or an LDAP DN, never a file,
+ * a program or another server.  Returns: why it is refused, or NULL.
+ */
+static const char *submap_refused(const char *spec)
+{
+	static const char name_chars[] = "abcdefghijklmnopqrstuvwxyz"
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
+
+	if (am_startswith(spec, "ldap:"))
+		return strpbrk(spec + 5, "/:") ? "an LDAP map that names a server" : NULL;
+	if (am_startswith(spec, "nis:") || am_startswith(spec, "yp:"))
+		spec = strchr(spec, ':') + 1;
+	if (!*spec || spec[strspn(spec, name_chars)])
+		return "not a plain map name";
+	return NULL;
+}
+
+/* Returns: an am_exit code. */
+static int resolve_check_submaps(const struct am_request *rq, const struct am_resolved *rs)
+{
+	const struct am_mnt *m;
+	const char *why;
+	size_t i;
+
+	if (am_startswith(rs->rs_source, "file:"))
+		return AM_EXIT_OK;
+	for (i = 0; i < rs->rs_entry.en_nmnts; i++) {
+		m = &rs->rs_entry.en_mnts[i];
+		if (strcmp(m->mn_fstype, "autofs") || !m->mn_nlocs)
+			continue;
+		why = submap_refused(m->mn_locs[0].al_path);
+		if (!why)
+			continue;
+		am_log(LOG_ERR, "map %s (%s): key %s: refused nested map '%.100s': %s",
+		       rq->rq_map, rs->rs_source, rq->rq_key, m->mn_locs[0].al_path, why);
+		return AM_EXIT_MALFORMED;
+	}
+	return AM_EXIT_OK;
+}
+
 int am_resolve(struct am_ctx *ctx, const struct am_request *rq, struct am_resolved *rs)
 {
 	const char *why;
@@ -147,9 +194,11 @@ int am_resolve(struct am_ctx *ctx, const struct am_request *rq, struct am_resolv
 	rs->rs_timeout = rs->rs_mo.mo_timeout >= 0 ? (unsigned int)rs->rs_mo.mo_timeout :
 						     ctx->ac_conf.cf_timeout;
 	ret = resolve_fetch(ctx, rq, rs);
-	if (ret)
-		return ret;
-	return resolve_parse(rq, rs);
+	if (!ret)
+		ret = resolve_parse(rq, rs);
+	if (!ret)
+		ret = resolve_check_submaps(rq, rs);
+	return ret;
 }
 
 static bool offset_below(const char *t, const char *c)

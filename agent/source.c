@@ -79,7 +79,8 @@ static int host_include_lookup(void *vctx, const char *map, const char *key, cha
 		return err == -ENOMEM ? err : -ENOENT;
 	err = am_chain_lookup(&ch, key, entry, &desc);
 	am_chain_free(&ch);
-	return err;
+	/* a missing included map is logged by its open and has no keys */
+	return err == -ENODEV ? -ENOENT : err;
 }
 
 static int dir_filter(const struct dirent *d)
@@ -294,7 +295,7 @@ int am_chain_lookup(struct am_chain *ch, const char *key, char **entry,
 		    const char **desc)
 {
 	struct am_source *s;
-	bool unavailable = false;
+	bool unavailable = false, map_seen = false;
 	size_t i;
 	int err;
 
@@ -305,12 +306,17 @@ int am_chain_lookup(struct am_chain *ch, const char *key, char **entry,
 		 * hosts map would ask a host named "*".
 		 */
 		if (!strcmp(key, "*") && (!strcmp(s->so_type, "program") ||
-					  !strcmp(s->so_type, "hosts")))
+					  !strcmp(s->so_type, "hosts"))) {
+			map_seen = true;
 			continue;
-		err = include_push(ch->ch_ctx, s->so_desc);
-		if (err)
+		}
+		/* a map that includes itself exists */
+		if (include_push(ch->ch_ctx, s->so_desc)) {
+			map_seen = true;
 			continue;
+		}
 		err = source_open(ch, s);
+		map_seen |= err != -ENOENT;
 		if (!err)
 			err = s->so_ops->lookup(s->so_map, key, entry);
 		include_pop(ch->ch_ctx);
@@ -325,7 +331,9 @@ int am_chain_lookup(struct am_chain *ch, const char *key, char **entry,
 			unavailable = true;
 		}
 	}
-	return unavailable ? -EAGAIN : -ENOENT;
+	if (unavailable)
+		return -EAGAIN;
+	return map_seen ? -ENOENT : -ENODEV;
 }
 
 int am_chain_enumerate(struct am_chain *ch, am_key_fn fn, void *arg)

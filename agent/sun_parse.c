@@ -328,6 +328,41 @@ static int sun_location(struct am_mnt *m, const char *text, char *err, size_t er
 	return 0;
 }
 
+/*
+ * A location token of a mount.  autofs-tools reads blanks in a host list as
+ * separators: "h1(5) h2(1):/p" is h1 and h2 serving /p.  A word that is
+ * neither a path nor host:path waits in PENDING for the host:path that ends
+ * its list; the location of an autofs submount is a map name.
+ * Returns: 0, -EINVAL (ERR says why), -ENOMEM.
+ */
+static int sun_location_token(struct am_mnt *m, const char *text, struct am_buf *pending,
+			      char *err, size_t errlen)
+{
+	bool hostpath = text[0] != ':' && sun_host_colon(text);
+	int ret;
+
+	if (!strcmp(m->mn_fstype, "autofs") && strcmp(text, "-"))
+		return sun_add_location(m, NULL, 0, 0, text);
+	if (!hostpath && text[0] != '/' && text[0] != ':' && strcmp(text, "-")) {
+		if (pending->ab_len)
+			am_buf_putc(pending, ',');
+		am_buf_puts(pending, text);
+		return pending->ab_oom ? -ENOMEM : 0;
+	}
+	if (!pending->ab_len)
+		return sun_location(m, text, err, errlen);
+	if (!hostpath) {
+		snprintf(err, errlen, "location '%.60s' is neither an absolute path nor host:path",
+			 pending->ab_s);
+		return -EINVAL;
+	}
+	am_buf_putc(pending, ',');
+	am_buf_puts(pending, text);
+	ret = pending->ab_oom ? -ENOMEM : sun_location(m, pending->ab_s, err, errlen);
+	am_buf_reset(pending);
+	return ret;
+}
+
 static struct am_mnt *sun_new_mnt(struct am_entry *e, const char *offset,
 				  const char *opts, int *ret)
 {
@@ -365,6 +400,7 @@ static char *sun_options(const struct sun_tokens *t, size_t *i, const char *base
 static int sun_mount(struct am_entry *e, const struct sun_tokens *t, size_t *i,
 		     const char *offset, const char *base, char *err, size_t errlen)
 {
+	struct am_buf pending = { 0 };
 	struct am_mnt *m;
 	char *opts;
 	int ret;
@@ -385,17 +421,22 @@ static int sun_mount(struct am_entry *e, const struct sun_tokens *t, size_t *i,
 		snprintf(err, errlen, "no location for %s", offset);
 		return -EINVAL;
 	}
-	for (; *i < t->n && !t->tk[*i].st_offset; (*i)++) {
+	for (; !ret && *i < t->n && !t->tk[*i].st_offset; (*i)++) {
 		if (t->tk[*i].st_option && strcmp(t->tk[*i].st_text, "-")) {
 			snprintf(err, errlen, "option '%.40s' after a location",
 				 t->tk[*i].st_text);
-			return -EINVAL;
+			ret = -EINVAL;
+			break;
 		}
-		ret = sun_location(m, t->tk[*i].st_text, err, errlen);
-		if (ret)
-			return ret;
+		ret = sun_location_token(m, t->tk[*i].st_text, &pending, err, errlen);
 	}
-	return 0;
+	if (!ret && pending.ab_len) {
+		snprintf(err, errlen, "location '%.60s' is neither an absolute path nor host:path",
+			 pending.ab_s);
+		ret = -EINVAL;
+	}
+	am_buf_free(&pending);
+	return ret;
 }
 
 static int sun_mnt_cmp(const void *a, const void *b)

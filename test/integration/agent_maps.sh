@@ -70,7 +70,7 @@ printf 'loop\tserver:/l\n+auto.loop2\n' > "$T/auto.loop1"
 printf '+auto.loop1\n' > "$T/auto.loop2"
 expect include-loop 3 "include loop" $AUTOFS test auto.loop1 nothere
 expect include-loop-found 0 "from server:/l" $AUTOFS test auto.loop2 loop
-expect missing-map 3 "no entry for key" $AUTOFS test auto.nosuch alice
+expect missing-map 8 "map auto.nosuch: not found in any source" $AUTOFS test auto.nosuch alice
 printf 'x\tserver:/x\n' > "$T/auto.unreadable"
 chmod 000 "$T/auto.unreadable"
 if [ "$(id -u)" != 0 ]; then

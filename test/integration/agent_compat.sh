@@ -1,0 +1,72 @@
+#!/bin/bash
+# Master maps and map entries written for autofs-tools read the same here:
+# comma-joined agent options, -null, blank-separated host lists, and bare
+# words that are no location.  `autofs dump` and `autofs test`, nothing mounted.
+. "${srcdir:-.}/test/integration/lib.sh"
+
+printf 'alice\tserver:/export/home/alice\n' > "$T/auto.proj"
+cat > "$T/auto.master" <<'M'
+/proj	auto.proj	-nobrowse,--timeout=60
+/proj2	auto.proj	-rw,soft,--timeout=30,browse
+/off	-null
++auto.master.inc
+/late	auto.proj
+/late	-null
+M
+printf '/off\tauto.proj\n/inc\tauto.proj\n' > "$T/auto.master.inc"
+
+out=$($AUTOFS dump 2>&1)
+case $out in *"master map auto.master: 3 entries"*) pass null-disables ;;
+*) fail null-disables "$out" ;; esac
+case $out in *"/off "*|*"/late "*) fail null-before-and-after "$out" ;;
+*) pass null-before-and-after ;; esac
+case $out in *"/inc auto.proj"*) pass null-keeps-others ;; *) fail null-keeps-others "$out" ;; esac
+
+# the options of the master line come to the lookup as MAPOPTIONS does
+expect comma-timeout 0 "expire after 60 s" $AUTOFS test auto.proj alice -nobrowse,--timeout=60
+out=$($AUTOFS test auto.proj alice -nobrowse,--timeout=60 2>&1)
+case $out in *nobrowse*|*--timeout*) fail comma-not-mount-options "$out" ;;
+*) pass comma-not-mount-options ;; esac
+expect comma-mount-options 0 "rw,soft" $AUTOFS test auto.proj alice -rw,soft,--timeout=30,browse
+expect comma-bad-option 2 "unknown option '--frob'" $AUTOFS test auto.proj alice -rw,--frob
+
+# administrators name the mount point, not the map
+expect test-mount-point 0 "expire after 60 s" $AUTOFS test /proj alice
+expect test-mount-point-map 0 "mount point /proj: map auto.proj" $AUTOFS test /proj alice
+expect test-mount-point-options 0 "expire after 5 s" $AUTOFS test /proj alice --timeout=5
+expect test-null-mount-point 8 "map /off: not found in any source" $AUTOFS test /off alice
+
+cat > "$T/auto.rep" <<'M'
+blank	host1(5) host2(1):/export/data
+bare	-fstype=nfs	server
+M
+expect replicas-blank 0 "host2" $AUTOFS test auto.rep blank
+expect bare-word-malformed 5 "location 'server' is neither an absolute path nor host:path" \
+	$AUTOFS test auto.rep bare
+
+# fstype=autofs: a nested trigger for a map; from outside the host (here a
+# program map) the nested map may only be named, never a file or program
+printf 'sub\t-fstype=autofs,timeout=30\tfile:%s/auto.rep\n' "$T" > "$T/auto.withsub"
+expect submount-file 0 "via module autofsng (a nested trigger)" $AUTOFS test auto.withsub sub
+cat > "$T/auto.subprog" <<'P'
+#!/bin/sh
+case "$1" in
+named) echo "-fstype=autofs auto.rep" ;;
+dn) echo "-fstype=autofs ldap:ou=auto.sub,dc=example,dc=org" ;;
+prog) echo "-fstype=autofs program:/tmp/evil" ;;
+path) echo "-fstype=autofs /tmp/evil" ;;
+server) echo "-fstype=autofs ldap://evil.example.org/ou=x" ;;
+esac
+P
+chmod +x "$T/auto.subprog"
+expect submount-remote-named 0 "from auto.rep" $AUTOFS test auto.subprog named
+expect submount-remote-dn 0 "from ldap:ou=auto.sub" $AUTOFS test auto.subprog dn
+for k in prog server; do
+	expect "submount-remote-$k-refused" 5 "refused nested map" $AUTOFS test auto.subprog $k
+done
+expect submount-remote-path-refused 5 "malformed entry" $AUTOFS test auto.subprog path
+
+# a map no source has is its own error, not "no entry for key"
+expect map-not-found 8 "map auto.nosuch: not found in any source" $AUTOFS test auto.nosuch alice
+expect map-found-no-key 3 "no entry for key nobody" $AUTOFS test auto.proj nobody
+finish
