@@ -289,6 +289,10 @@ int am_sun_expand(const char *text, const char *key, const struct am_vars *vars,
 				am_buf_putc(&b, *++p);
 			break;
 		case '&':
+			if (quoted) {	/* quotes keep '&' and '$', as in autofs-tools */
+				am_buf_putc(&b, *p);
+				break;
+			}
 			if (expand_in_host(word, p, quoted, &bracket) &&
 			    expand_host_key(key, bracket, err, errlen)) {
 				am_buf_free(&b);
@@ -301,6 +305,10 @@ int am_sun_expand(const char *text, const char *key, const struct am_vars *vars,
 			am_buf_putc(&b, *p);
 			break;
 		case '$':
+			if (quoted) {
+				am_buf_putc(&b, *p);
+				break;
+			}
 			used = expand_var(p + 1, vars, &b, err, errlen);
 			if (used < 0) {
 				am_buf_free(&b);

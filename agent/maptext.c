@@ -94,6 +94,26 @@ static int maptext_logical(struct am_maptext *mt, struct am_buf *line)
 	return err;
 }
 
+/*
+ * The length of ENTRY without a trailing comment: an unquoted, unescaped
+ * '#' after a blank starts one, as autofs-tools reads map files.
+ */
+static size_t maptext_uncommented(const char *entry)
+{
+	bool quoted = false;
+	const char *s;
+
+	for (s = entry; *s; s++) {
+		if (*s == '"')
+			quoted = !quoted;
+		else if (*s == '\\' && s[1])
+			s++;
+		else if (*s == '#' && !quoted && s > entry && isspace((unsigned char)s[-1]))
+			break;
+	}
+	return (size_t)(s - entry);
+}
+
 /* Split LINE into the unquoted key and the entry. */
 static void maptext_split(struct am_maptext *mt, const char *s)
 {
@@ -118,7 +138,7 @@ static void maptext_split(struct am_maptext *mt, const char *s)
 	if (mt->mt_want && mt->mt_key.ab_s && mt->mt_key.ab_s[0] != '+' &&
 	    strcmp(mt->mt_key.ab_s, mt->mt_want))
 		s = "";
-	am_buf_puts(&mt->mt_entry, s);
+	am_buf_putn(&mt->mt_entry, s, maptext_uncommented(s));
 	while (mt->mt_entry.ab_len &&
 	       isspace((unsigned char)mt->mt_entry.ab_s[mt->mt_entry.ab_len - 1]))
 		mt->mt_entry.ab_s[--mt->mt_entry.ab_len] = '\0';

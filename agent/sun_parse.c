@@ -177,6 +177,47 @@ bool am_opts_has(const char *opts, const char *name)
 	return false;
 }
 
+/*
+ * Options autofs-tools takes out of an entry before it mounts: how to treat
+ * a failed offset (strict), replica selection, and bg/nofg, which make no
+ * sense for an automount.  browse, nobrowse and timeout= mean something only
+ * to an fstype=autofs entry.
+ */
+static bool sun_pseudo(const char *p, size_t n, bool autofs)
+{
+	static const char *const words[] = {
+		"strict", "nonstrict", "use-weight-only", "no-use-weight-only",
+		"bg", "nofg", NULL,
+	};
+	size_t i;
+
+	for (i = 0; words[i]; i++)
+		if (strlen(words[i]) == n && !strncmp(p, words[i], n))
+			return true;
+	if (autofs)
+		return false;
+	return (n == 6 && !strncmp(p, "browse", 6)) || (n == 8 && !strncmp(p, "nobrowse", 8)) ||
+	       am_startswith(p, "timeout=");
+}
+
+/* Drop the sun_pseudo() options from *OPTS.  Returns: 0, -ENOMEM. */
+static int sun_drop_pseudo(char **opts, bool autofs)
+{
+	struct am_buf b = { 0 };
+	const char *p, *e;
+
+	for (p = *opts; *p; p = *e ? e + 1 : e) {
+		e = p + strcspn(p, ",");
+		if (!sun_pseudo(p, (size_t)(e - p), autofs))
+			opts_append(&b, p, (size_t)(e - p));
+	}
+	if (!b.ab_s)
+		am_buf_puts(&b, "");
+	free(*opts);
+	*opts = am_buf_steal(&b);
+	return *opts ? 0 : -ENOMEM;
+}
+
 /* Take fstype= out of OPTS into *FSTYPE.  Returns: 0, -EINVAL, -ENOMEM. */
 static int sun_take_fstype(char **opts, char **fstype)
 {
@@ -329,38 +370,21 @@ static int sun_location(struct am_mnt *m, const char *text, char *err, size_t er
 }
 
 /*
- * A location token of a mount.  autofs-tools reads blanks in a host list as
- * separators: "h1(5) h2(1):/p" is h1 and h2 serving /p.  A word that is
- * neither a path nor host:path waits in PENDING for the host:path that ends
- * its list; the location of an autofs submount is a map name.
+ * A location token of a mount.  A word that is neither an absolute path nor
+ * host:path is malformed, as autofs-tools 5.1.8 refuses it ("invalid
+ * character"); the location of an autofs submount is a map name.
  * Returns: 0, -EINVAL (ERR says why), -ENOMEM.
  */
-static int sun_location_token(struct am_mnt *m, const char *text, struct am_buf *pending,
-			      char *err, size_t errlen)
+static int sun_location_token(struct am_mnt *m, const char *text, char *err, size_t errlen)
 {
-	bool hostpath = text[0] != ':' && sun_host_colon(text);
-	int ret;
-
 	if (!strcmp(m->mn_fstype, "autofs") && strcmp(text, "-"))
 		return sun_add_location(m, NULL, 0, 0, text);
-	if (!hostpath && text[0] != '/' && text[0] != ':' && strcmp(text, "-")) {
-		if (pending->ab_len)
-			am_buf_putc(pending, ',');
-		am_buf_puts(pending, text);
-		return pending->ab_oom ? -ENOMEM : 0;
-	}
-	if (!pending->ab_len)
-		return sun_location(m, text, err, errlen);
-	if (!hostpath) {
-		snprintf(err, errlen, "location '%.60s' is neither an absolute path nor host:path",
-			 pending->ab_s);
+	if (text[0] != '/' && text[0] != ':' && strcmp(text, "-") && !sun_host_colon(text)) {
+		snprintf(err, errlen, "location '%.60s' is neither an absolute path nor host:path%s",
+			 text, strchr(text, '(') ? " (replicated hosts are separated by commas)" : "");
 		return -EINVAL;
 	}
-	am_buf_putc(pending, ',');
-	am_buf_puts(pending, text);
-	ret = pending->ab_oom ? -ENOMEM : sun_location(m, pending->ab_s, err, errlen);
-	am_buf_reset(pending);
-	return ret;
+	return sun_location(m, text, err, errlen);
 }
 
 static struct am_mnt *sun_new_mnt(struct am_entry *e, const char *offset,
@@ -400,7 +424,6 @@ static char *sun_options(const struct sun_tokens *t, size_t *i, const char *base
 static int sun_mount(struct am_entry *e, const struct sun_tokens *t, size_t *i,
 		     const char *offset, const char *base, char *err, size_t errlen)
 {
-	struct am_buf pending = { 0 };
 	struct am_mnt *m;
 	char *opts;
 	int ret;
@@ -415,6 +438,8 @@ static int sun_mount(struct am_entry *e, const struct sun_tokens *t, size_t *i,
 	ret = sun_take_fstype(&m->mn_options, &m->mn_fstype);
 	if (ret == -EINVAL)
 		snprintf(err, errlen, "empty fstype=");
+	if (!ret)
+		ret = sun_drop_pseudo(&m->mn_options, !strcmp(m->mn_fstype, "autofs"));
 	if (ret)
 		return ret;
 	if (*i >= t->n || t->tk[*i].st_offset) {
@@ -428,14 +453,8 @@ static int sun_mount(struct am_entry *e, const struct sun_tokens *t, size_t *i,
 			ret = -EINVAL;
 			break;
 		}
-		ret = sun_location_token(m, t->tk[*i].st_text, &pending, err, errlen);
+		ret = sun_location_token(m, t->tk[*i].st_text, err, errlen);
 	}
-	if (!ret && pending.ab_len) {
-		snprintf(err, errlen, "location '%.60s' is neither an absolute path nor host:path",
-			 pending.ab_s);
-		ret = -EINVAL;
-	}
-	am_buf_free(&pending);
 	return ret;
 }
 
@@ -568,10 +587,10 @@ const char *am_key_invalid(const char *key, bool direct)
 		return "empty key";
 	if (key[0] == '-')
 		return "key starts with '-'";
+	/* blanks, quotes and backslashes are fine: '&' writes them escaped */
 	for (p = key; *p; p++)
-		if (isspace((unsigned char)*p) || *p == '"' || *p == '\\' ||
-		    iscntrl((unsigned char)*p))
-			return "key contains a blank, quote, backslash or control character";
+		if (iscntrl((unsigned char)*p))
+			return "key contains a control character";
 	if (direct) {
 		err = am_path_normalise(key, &norm);
 		if (err)

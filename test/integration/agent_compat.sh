@@ -40,7 +40,8 @@ cat > "$T/auto.rep" <<'M'
 blank	host1(5) host2(1):/export/data
 bare	-fstype=nfs	server
 M
-expect replicas-blank 0 "host2" $AUTOFS test auto.rep blank
+# autofs-tools 5.1.8 refuses blank-separated hosts ("invalid character") too
+expect replicas-blank 5 "replicated hosts are separated by commas" $AUTOFS test auto.rep blank
 expect bare-word-malformed 5 "location 'server' is neither an absolute path nor host:path" \
 	$AUTOFS test auto.rep bare
 
@@ -65,6 +66,14 @@ for k in prog server; do
 	expect "submount-remote-$k-refused" 5 "refused nested map" $AUTOFS test auto.subprog $k
 done
 expect submount-remote-path-refused 5 "malformed entry" $AUTOFS test auto.subprog path
+
+# keys with blanks and quotes mount as autofs-tools mounts them; '&' keeps
+# them one literal word
+printf '"dave x"\tserver:/export/dave\n*\tserver:/export/&\n' > "$T/auto.blank"
+expect key-blank-entry 0 "from server:/export/dave" $AUTOFS test auto.blank "dave x"
+expect key-blank-wildcard 0 "from server:/export/erin y" $AUTOFS test auto.blank "erin y"
+expect key-quote-wildcard 0 'from server:/export/a"b' $AUTOFS test auto.blank 'a"b'
+expect key-blank-not-an-option 0 "from server:/export/x -ro" $AUTOFS test auto.blank "x -ro"
 
 # a map no source has is its own error, not "no entry for key"
 expect map-not-found 8 "map auto.nosuch: not found in any source" $AUTOFS test auto.nosuch alice

@@ -51,7 +51,7 @@ expect test-program-flood 4 "more than 4096 bytes of output" env AUTOFS_AGENT_CO
 expect test-explicit-type 0 "source file:$T/auto.home" $AUTOFS test file:auto.home alice
 
 # bad keys are refused before any map is read
-for k in ../etc a/b -oremount . .. "a b"; do
+for k in ../etc a/b -oremount . .. $'a\nb' $'tab\tkey'; do
 	expect "refuse-key-$k" 3 "refused key" $AUTOFS test auto.home "$k"
 done
 
