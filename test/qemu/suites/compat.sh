@@ -1,4 +1,4 @@
-# SUITE_TIMEOUT=120
+# SUITE_TIMEOUT=400
 # compat: master maps written for autofs-tools, run through real autofsng
 # triggers: comma-joined agent options take effect and never reach mount
 # options, -null disables its mount point.
@@ -43,3 +43,61 @@ t_eq submount-nobrowse "" "$(ls /mnt/comma/sub)"
 t_ok submount-expires mnt_gone_within /mnt/comma/sub 12
 "$AGENT" stop >/dev/null 2>&1
 t_eq stopped "" "$(mnt_fstype /mnt/comma)"
+
+# --- the differential check against autofs-tools ------------------------------
+# Both automounters read the corpus of test/compat/.  autofs-tools (automount
+# -f -d) logs, for each key accessed, the mount it attempts; `autofs test`
+# prints what a lookup here would mount.  compare.py puts them side by side:
+# the servers are unreachable (10.255/16), so nothing needs to succeed.
+C=$TOP/test/compat
+W=/tmp/compat
+if [ ! -x /usr/sbin/automount ]; then
+	t_fail differential "autofs-tools (/usr/sbin/automount) missing"
+	exit 0
+fi
+mkdir -p /etc/compat $W/ours /srv/compat/a /srv/compat/b
+cp "$C"/auto.* /etc/compat/
+printf '[ autofs ]\ntimeout = 600\nbrowse_mode = no\nmount_wait = 5\n' > /etc/autofs.conf
+printf '[general]\nmaster = /etc/compat/auto.master\nsources = files\nmap_dir = /etc/compat\n' \
+	> /etc/compat/agent.conf
+# its own process group: autofs passes the daemon's group through its traps
+setsid automount -f -d /etc/compat/auto.master > $W/at.log 2>&1 &
+AT_PID=$!
+for i in $(seq 100); do
+	[ "$(awk '$5 == "/mnt/c/quote"' /proc/self/mountinfo | wc -l)" -ge 1 ] && break
+	sleep 0.1
+done
+n=0
+while read -r line; do
+	case $line in ''|'#'*) continue ;; esac
+	n=$((n + 1))
+	set -- $line
+	mp=$1
+	shift
+	key=
+	while [ $# -gt 0 ] && [ "${1#/}" = "$1" ]; do key="$key${key:+ }$1"; shift; done
+	# "/." follows into the mount point: a browsed key or an offset's
+	# trigger is only mounted when something is looked up inside it
+	timeout 10 stat "$mp/$key/." >/dev/null 2>&1
+	for off in "$@"; do timeout 10 stat "$mp/$key$off/." >/dev/null 2>&1; done
+	{ AUTOFS_AGENT_CONF=/etc/compat/agent.conf "$AGENT" test "$mp" "$key" 2>&1
+	  echo "rc=$?"; } > "$W/ours/$n.txt"
+done < "$C/keys"
+kill -TERM $AT_PID
+for i in $(seq 100); do kill -0 $AT_PID 2>/dev/null || break; sleep 0.1; done
+kill -KILL $AT_PID 2>/dev/null
+awk 'index($5, "/mnt/c/") == 1 { print $5 }' /proc/self/mountinfo | sort -r | xargs -r umount -l
+cp $W/at.log /run/results/compat-autofs-tools.log 2>/dev/null
+cp -r $W/ours /run/results/compat-ours 2>/dev/null
+python3 "$C/compare.py" "$C/keys" $W/at.log $W/ours "$C/differences" > $W/compare.txt
+cp $W/compare.txt /run/results/compat-compare.txt 2>/dev/null
+grep -v '^same ' $W/compare.txt | head -150
+summary=$(tail -1 $W/compare.txt)
+echo "differential: $summary"
+compared=$(( $(echo "$summary" | awk '{ print $1 + $3 + $5 }') ))
+[ "$compared" -ge 150 ] && t_pass differential-150-keys ||
+	t_fail differential-150-keys "only $compared mounts compared"
+case $summary in
+*", 0 unexplained") t_pass differential-unexplained ;;
+*) t_fail differential-unexplained "$summary" ;;
+esac
