@@ -90,7 +90,9 @@ int am_resolve(struct am_ctx *ctx, const struct am_request *rq, struct am_resolv
 	memset(rs, 0, sizeof(*rs));
 	why = am_key_invalid(rq->rq_key, rq->rq_key[0] == '/');
 	if (why) {
-		am_log(LOG_ERR, "map %s: refused key '%.100s': %s", rq->rq_map, rq->rq_key, why);
+		/* any user can ask for any name: not an error of the agent */
+		am_log(LOG_NOTICE, "map %s: refused key '%.100s': %s", rq->rq_map,
+		       rq->rq_key, why);
 		return AM_EXIT_NOKEY;
 	}
 	ret = am_mopts_parse(rq->rq_options, &rs->rs_mo, err, sizeof(err));

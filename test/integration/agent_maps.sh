@@ -55,6 +55,22 @@ for k in ../etc a/b -oremount . .. "a b"; do
 	expect "refuse-key-$k" 3 "refused key" $AUTOFS test auto.home "$k"
 done
 
+# ... and logged escaped, on one line: a key cannot forge a log line, or
+# send a terminal escape to whoever reads the log
+keys=("a
+autofs: forged line" "esc$(printf '\033')[2J" "tab$(printf '\t')x" 'back\slash' "del$(printf '\177')")
+logged=('a\nautofs: forged line' 'esc\x1b[2J' 'tab\tx' 'back\\slash' 'del\x7f')
+for i in "${!keys[@]}"; do
+	out=$($AUTOFS test auto.home "${keys[$i]}" 2>&1 >/dev/null)
+	if [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
+		printf '%s' "$out" | grep -qF "refused key '${logged[$i]}'" &&
+		! printf '%s' "$out" | LC_ALL=C grep -q "$(printf '[\001-\037\177]')"; then
+		pass "refused-key-escaped-${logged[$i]}"
+	else
+		fail "refused-key-escaped-${logged[$i]}" "$(printf '%s' "$out" | od -c | head -3)"
+	fi
+done
+
 # bad input in maps: the key fails alone, with a clear message
 {
 	printf 'good\tserver:/g\n'
