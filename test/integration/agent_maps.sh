@@ -96,6 +96,36 @@ mkdir -p "$T/auto.isdir"
 expect unreadable-map-is-unavailable 4 "cannot read map" $AUTOFS test auto.isdir x
 expect bad-map-type 2 "unknown map type" $AUTOFS test sss:auto.home alice
 
+# a map file truncated and rewritten in place while lookups read it: each
+# lookup finds the key or not, and none dies (a mapped file gave SIGBUS)
+awk 'BEGIN { for (i = 1; i <= 20000; i++) printf "key%d\tserver:/export/key%d\n", i, i }' > "$T/auto.churn.src"
+cp "$T/auto.churn.src" "$T/auto.churn"
+/usr/bin/python3 -c '
+import sys
+data = open(sys.argv[1], "rb").read()
+with open(sys.argv[2], "r+b") as f:
+    while True:
+        f.truncate(0)
+        f.seek(0)
+        f.write(data)
+        f.flush()
+' "$T/auto.churn.src" "$T/auto.churn" &
+churn=$!
+found=0 missing=0 bad=
+for i in $(seq 200); do
+	out=$($AUTOFS test auto.churn key20000 2>&1)
+	rc=$?
+	case $rc in
+	0) found=$((found + 1)) ;;
+	3) missing=$((missing + 1)) ;;
+	*) bad="lookup $i: exit $rc: $(echo "$out" | tail -2)"; break ;;
+	esac
+done
+kill $churn
+wait $churn 2>/dev/null
+[ -z "$bad" ] && pass "map-truncated-200-lookups" || fail map-truncated-200-lookups "$bad"
+echo "# truncated map: key found $found times, missing $missing times"
+
 # configuration
 printf '[general]\ntimeout = 12\nmap_dir = %s\n' "$T" > "$T/t.conf"
 expect conf-timeout 0 "expire after 12 s" env AUTOFS_AGENT_CONF=$T/t.conf $AUTOFS test auto.home alice
