@@ -54,14 +54,17 @@ static int resolve_fetch(struct am_ctx *ctx, const struct am_request *rq,
 	return err || !rs->rs_source ? AM_EXIT_INTERNAL : AM_EXIT_OK;
 }
 
-static int resolve_parse(const struct am_request *rq, struct am_resolved *rs)
+/* Returns: an am_exit code. */
+static int resolve_parse(const struct am_request *rq, const struct am_vars *std,
+			 struct am_resolved *rs)
 {
 	struct am_vars vars = { 0 };
 	char why[256] = "out of memory", *expanded = NULL;
 	size_t i;
-	int err;
+	int err = 0;
 
-	err = am_vars_standard(&vars, rq->rq_uid, rq->rq_gid);
+	for (i = 0; !err && i < std->av_n; i++)
+		err = am_vars_set(&vars, std->av_name[i], std->av_value[i]);
 	for (i = 0; !err && i < rs->rs_mo.mo_defines.av_n; i++)
 		err = am_vars_set(&vars, rs->rs_mo.mo_defines.av_name[i],
 				  rs->rs_mo.mo_defines.av_value[i]);
@@ -81,8 +84,75 @@ static int resolve_parse(const struct am_request *rq, struct am_resolved *rs)
 	return AM_EXIT_OK;
 }
 
+static void environ_free(char **env)
+{
+	size_t i;
+
+	for (i = 0; env && env[i]; i++)
+		free(env[i]);
+	free(env);
+}
+
+/*
+ * The environment of a program map, as autofs-tools gives it: PATH, the
+ * system variables, the -D defines, then the requester's identity with
+ * the prefix AUTOFS_, so that neither a define nor the map's own use of
+ * USER or HOME can pass for it.  Returns: a NULL-terminated array of
+ * "NAME=value", or NULL when out of memory.
+ */
+static char **resolve_environ(const struct am_vars *std, const struct am_vars *defines)
+{
+	static const char *const sys[] = { "ARCH", "CPU", "HOST", "OSNAME", "OSREL", "OSVERS" };
+	static const char *const who[] = { "UID", "GID", "USER", "GROUP", "HOME", "SHOST" };
+	struct am_vars env = { 0 };
+	char name[32], **out = NULL;
+	const char *v;
+	size_t i;
+	int err;
+
+	err = am_vars_set(&env, "PATH", "/usr/sbin:/usr/bin:/sbin:/bin");
+	for (i = 0; !err && i < sizeof(sys) / sizeof(sys[0]); i++)
+		if ((v = am_vars_get(std, sys[i])))
+			err = am_vars_set(&env, sys[i], v);
+	for (i = 0; !err && i < defines->av_n; i++)
+		err = am_vars_set(&env, defines->av_name[i], defines->av_value[i]);
+	for (i = 0; !err && i < sizeof(who) / sizeof(who[0]); i++) {
+		snprintf(name, sizeof(name), "AUTOFS_%s", who[i]);
+		if ((v = am_vars_get(std, who[i])))
+			err = am_vars_set(&env, name, v);
+	}
+	if (!err)
+		out = calloc(env.av_n + 1, sizeof(*out));
+	for (i = 0; out && i < env.av_n; i++)
+		if (asprintf(&out[i], "%s=%s", env.av_name[i], env.av_value[i]) < 0) {
+			out[i] = NULL;
+			environ_free(out);
+			out = NULL;
+		}
+	am_vars_free(&env);
+	return out;
+}
+
+/* Fetch with the program maps' environment in place.  Returns: an am_exit code. */
+static int resolve_fetch_env(struct am_ctx *ctx, const struct am_request *rq,
+			     const struct am_vars *std, struct am_resolved *rs)
+{
+	char **env;
+	int ret;
+
+	env = resolve_environ(std, &rs->rs_mo.mo_defines);
+	if (!env)
+		return AM_EXIT_INTERNAL;
+	ctx->ac_map_env = env;
+	ret = resolve_fetch(ctx, rq, rs);
+	ctx->ac_map_env = NULL;
+	environ_free(env);
+	return ret;
+}
+
 int am_resolve(struct am_ctx *ctx, const struct am_request *rq, struct am_resolved *rs)
 {
+	struct am_vars std = { 0 };
 	const char *why;
 	char err[256];
 	int ret;
@@ -104,10 +174,14 @@ int am_resolve(struct am_ctx *ctx, const struct am_request *rq, struct am_resolv
 	}
 	rs->rs_timeout = rs->rs_mo.mo_timeout >= 0 ? (unsigned int)rs->rs_mo.mo_timeout :
 						     ctx->ac_conf.cf_timeout;
-	ret = resolve_fetch(ctx, rq, rs);
-	if (ret)
-		return ret;
-	return resolve_parse(rq, rs);
+	if (am_vars_standard(&std, rq->rq_uid, rq->rq_gid))
+		ret = AM_EXIT_INTERNAL;
+	if (!ret)
+		ret = resolve_fetch_env(ctx, rq, &std, rs);
+	if (!ret)
+		ret = resolve_parse(rq, &std, rs);
+	am_vars_free(&std);
+	return ret;
 }
 
 static bool offset_below(const char *t, const char *c)
