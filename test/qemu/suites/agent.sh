@@ -76,6 +76,8 @@ bind	-fstype=bind	:/srv/data/bindsrc
 tmp	-fstype=tmpfs,size=1m	:tmpfs
 busy	-fstype=tmpfs,size=1m	:tmpfs
 ns	-fstype=bind	:/srv/data/nssrc
+nslog	-fstype=tmpfs,size=1m	:tmpfs
+nslog2	-fstype=tmpfs,size=1m	:tmpfs
 multi	/ -fstype=bind :/srv/data/multi \
 	/a -fstype=tmpfs :tmpfs \
 	/b -fstype=bind :/srv/data/bindsrc
@@ -146,6 +148,37 @@ out=$(unshare -m --propagation private sh -c \
 	'cat /mnt/auto/ns/hello && grep -c " /mnt/auto/ns " /proc/self/mountinfo' 2>&1)
 t_eq other-namespace "hello-ns 1" "$(echo $out)"
 t_eq other-namespace-not-here "" "$(mnt_fstype /mnt/auto/ns)"
+
+# --- the log after setns --------------------------------------------------------
+
+# The kernel starts the agent in the initial namespaces.  With no /dev/log
+# there when it starts, nothing it logs may reach a /dev/log the requester
+# has in its own mount namespace (syslog(3) connected to that one after
+# setns).  The guest's reader keeps its socket under another name meanwhile.
+mv /dev/log /dev/log.away
+out=$(unshare -m --propagation private sh -c '
+	mount -t tmpfs none /dev && mknod -m 666 /dev/null c 1 3 || exit 1
+	: > /run/heard-requester
+	python3 -c "
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(\"/dev/log\")
+out = open(\"/run/heard-requester\", \"ab\", buffering=0)
+while True:
+    out.write(s.recv(8192) + b\"\\n\")
+" &
+	reader=$!
+	for _ in $(seq 50); do [ -S /dev/log ] && break; sleep 0.1; done
+	ls /mnt/auto/nslog >/dev/null
+	grep -c " /mnt/auto/nslog " /proc/self/mountinfo
+	sleep 1
+	kill $reader
+' 2>&1)
+mv /dev/log.away /dev/log
+t_eq log-setns-requester-lookup 1 "$out"
+t_eq log-setns-requester-hears-nothing "" "$(cat /run/heard-requester 2>&1)"
+ls /mnt/auto/nslog2 >/dev/null 2>&1
+t_ok log-setns-host-log-back logged "lookup map=.* key=nslog2 .*result=0"
 
 # --- figures: one lookup in a 10-line and a 100,000-line file map ----------------
 
