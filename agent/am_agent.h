@@ -26,6 +26,8 @@ struct am_ctx {
 	const char *ac_incl[AM_INCLUDE_DEPTH];	/* sources being read, outermost first */
 	size_t ac_nincl;
 	bool ac_expiry_warned;
+	/* environment of program maps during one request (am_resolve), or NULL */
+	char *const *ac_map_env;
 };
 
 /* Returns: 0, -EINVAL (configuration error, logged), -errno. */

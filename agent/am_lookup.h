@@ -36,6 +36,21 @@ struct am_resolved {
  */
 int am_resolve(struct am_ctx *ctx, const struct am_request *rq, struct am_resolved *rs);
 void am_resolved_free(struct am_resolved *rs);
+/*
+ * The master map options an entry is parsed with: for a server's answer
+ * (the hosts map) nosuid,nodev under them.  Returns: malloc'd, or NULL.
+ */
+char *am_trust_defopts(const struct am_resolved *rs);
+/* A server's answer never names a local path.  Returns: 0, -EINVAL (WHY). */
+int am_trust_check_remote(const struct am_resolved *rs, char *why, size_t len);
+/* A nested map from outside the host is only named.  Returns: an am_exit code. */
+int am_trust_check_submaps(const struct am_request *rq, const struct am_resolved *rs);
+/*
+ * The environment of a program map, as autofs-tools gives it.
+ * Returns: a NULL-terminated "NAME=value" array for am_mapenv_free(), or NULL.
+ */
+char **am_mapenv(const struct am_vars *std, const struct am_vars *defines);
+void am_mapenv_free(char **env);
 /* Returns: true when offset C lies below offset T with no other mount between. */
 bool am_offset_child(const struct am_entry *e, const char *t, const char *c);
 

@@ -73,6 +73,12 @@ struct am_map_args {
 	int ma_argc;			/* map arguments from the master map */
 	const char *const *ma_argv;	/* NULL-terminated */
 	const struct am_host *ma_host;
+	/*
+	 * Added after ABI 1 was published; check ma_size before use.  The
+	 * environment of a program map ("NAME=value", NULL-terminated), valid
+	 * until ->close.
+	 */
+	const char *const *ma_env;
 };
 
 /*

@@ -42,12 +42,25 @@ char *am_buf_steal(struct am_buf *b);
 void am_buf_reset(struct am_buf *b);
 void am_buf_free(struct am_buf *b);
 
-/* Logging: syslog with ident "autofs", and stderr when asked. */
+/*
+ * Logging (log.c): syslog with ident "autofs", and stderr when asked.  Every
+ * line is escaped (am_log_escape), so callers pass untrusted strings as they
+ * are.  am_log_setup connects the syslog socket; am_log_seal, called before
+ * joining another mount namespace, forbids any later connect: a line that
+ * cannot be sent on the socket connected before is dropped.
+ */
 void am_log_setup(int level, bool to_stderr, bool to_syslog);
+void am_log_seal(void);
 void am_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void am_vlog(int prio, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* Returns: the syslog level named NAME ("err", "info"...), or -1. */
 int am_log_level(const char *name);
+/*
+ * Append S[0..N) to OUT so that it is one printable line: backslash as
+ * "\\", newline, tab and CR as "\n" "\t" "\r", any other control
+ * character, DEL, C1 control and byte outside valid UTF-8 as "\xNN".
+ */
+void am_log_escape(struct am_buf *out, const char *s, size_t n);
 
 /* Returns: a copy of S[0..N), or NULL when out of memory. */
 char *am_strndup(const char *s, size_t n);

@@ -287,9 +287,15 @@ int am_cmd_lookup(struct am_ctx *ctx)
 	}
 	if (!ret)
 		ret = plan_build(ctx, &rq, &rs, &lp);
-	/* everything that looks at files happens before setns */
+	/*
+	 * Everything that looks at files happens before setns: from here on a
+	 * path would resolve in the requester's tree, and the log never
+	 * connects again (it would reach the requester's /dev/log).
+	 */
 	if (!ret)
 		am_mountfd_present();
+	if (!ret && nsfd >= 0)
+		am_log_seal();
 	if (!ret && nsfd >= 0 && setns(nsfd, CLONE_NEWNS)) {
 		am_log(LOG_ERR, "map %s: key %s: joining the requester's mount namespace: %s",
 		       rq.rq_map, rq.rq_key, strerror(errno));

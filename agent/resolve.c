@@ -58,55 +58,18 @@ static int resolve_fetch(struct am_ctx *ctx, const struct am_request *rq,
 	return err || !rs->rs_source ? AM_EXIT_INTERNAL : AM_EXIT_OK;
 }
 
-/* A source whose entries are a server's answer (map_hosts.so). */
-static bool resolve_remote(const struct am_resolved *rs)
-{
-	return am_startswith(rs->rs_source, "hosts:");
-}
-
-/*
- * The master map options an entry is parsed with: for a server's answer,
- * nosuid,nodev unless the master map says suid or dev (as autofs-tools).
- * Returns: malloc'd, or NULL.
- */
-static char *resolve_defopts(const struct am_resolved *rs)
-{
-	return am_opts_merge(resolve_remote(rs) ? "nosuid,nodev" : "",
-			     rs->rs_mo.mo_mntopts);
-}
-
-/*
- * A server's answer never names a local path: a location without a host
- * would be a bind mount of this machine.  Returns: 0, -EINVAL.
- */
-static int resolve_check_remote(const struct am_resolved *rs, char *why, size_t len)
-{
-	const struct am_mnt *m;
-	size_t i, k;
-
-	for (i = 0; resolve_remote(rs) && i < rs->rs_entry.en_nmnts; i++) {
-		m = &rs->rs_entry.en_mnts[i];
-		for (k = 0; k < m->mn_nlocs; k++) {
-			if (m->mn_locs[k].al_host)
-				continue;
-			snprintf(why, len, "offset %.60s has a location without a host",
-				 m->mn_offset);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-static int resolve_parse(const struct am_request *rq, struct am_resolved *rs)
+/* Returns: an am_exit code. */
+static int resolve_parse(const struct am_request *rq, const struct am_vars *std,
+			 struct am_resolved *rs)
 {
 	struct am_vars vars = { 0 };
 	char why[256] = "out of memory", *expanded = NULL;
-	char *defopts = resolve_defopts(rs);
+	char *defopts = am_trust_defopts(rs);
 	size_t i;
 	int err = defopts ? 0 : -ENOMEM;
 
-	if (!err)
-		err = am_vars_standard(&vars, rq->rq_uid, rq->rq_gid);
+	for (i = 0; !err && i < std->av_n; i++)
+		err = am_vars_set(&vars, std->av_name[i], std->av_value[i]);
 	for (i = 0; !err && i < rs->rs_mo.mo_defines.av_n; i++)
 		err = am_vars_set(&vars, rs->rs_mo.mo_defines.av_name[i],
 				  rs->rs_mo.mo_defines.av_value[i]);
@@ -115,7 +78,7 @@ static int resolve_parse(const struct am_request *rq, struct am_resolved *rs)
 	if (!err)
 		err = am_sun_parse(expanded, defopts, &rs->rs_entry, why, sizeof(why));
 	if (!err)
-		err = resolve_check_remote(rs, why, sizeof(why));
+		err = am_trust_check_remote(rs, why, sizeof(why));
 	free(expanded);
 	free(defopts);
 	am_vars_free(&vars);
@@ -129,51 +92,26 @@ static int resolve_parse(const struct am_request *rq, struct am_resolved *rs)
 	return AM_EXIT_OK;
 }
 
-/*
- * The map a nested (fstype=autofs) entry names, when the entry came from
- * outside the host (LDAP, NIS, a program map, the hosts map), is data: it
- * may name a map to look up through the sources or an LDAP DN, never a file,
- * a program or another server.  Returns: why it is refused, or NULL.
- */
-static const char *submap_refused(const char *spec)
+/* Fetch with the program maps' environment in place.  Returns: an am_exit code. */
+static int resolve_fetch_env(struct am_ctx *ctx, const struct am_request *rq,
+			     const struct am_vars *std, struct am_resolved *rs)
 {
-	static const char name_chars[] = "abcdefghijklmnopqrstuvwxyz"
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
+	char **env;
+	int ret;
 
-	if (am_startswith(spec, "ldap:"))
-		return strpbrk(spec + 5, "/:") ? "an LDAP map that names a server" : NULL;
-	if (am_startswith(spec, "nis:") || am_startswith(spec, "yp:"))
-		spec = strchr(spec, ':') + 1;
-	if (!*spec || spec[strspn(spec, name_chars)])
-		return "not a plain map name";
-	return NULL;
-}
-
-/* Returns: an am_exit code. */
-static int resolve_check_submaps(const struct am_request *rq, const struct am_resolved *rs)
-{
-	const struct am_mnt *m;
-	const char *why;
-	size_t i;
-
-	if (am_startswith(rs->rs_source, "file:"))
-		return AM_EXIT_OK;
-	for (i = 0; i < rs->rs_entry.en_nmnts; i++) {
-		m = &rs->rs_entry.en_mnts[i];
-		if (strcmp(m->mn_fstype, "autofs") || !m->mn_nlocs)
-			continue;
-		why = submap_refused(m->mn_locs[0].al_path);
-		if (!why)
-			continue;
-		am_log(LOG_ERR, "map %s (%s): key %s: refused nested map '%.100s': %s",
-		       rq->rq_map, rs->rs_source, rq->rq_key, m->mn_locs[0].al_path, why);
-		return AM_EXIT_MALFORMED;
-	}
-	return AM_EXIT_OK;
+	env = am_mapenv(std, &rs->rs_mo.mo_defines);
+	if (!env)
+		return AM_EXIT_INTERNAL;
+	ctx->ac_map_env = env;
+	ret = resolve_fetch(ctx, rq, rs);
+	ctx->ac_map_env = NULL;
+	am_mapenv_free(env);
+	return ret;
 }
 
 int am_resolve(struct am_ctx *ctx, const struct am_request *rq, struct am_resolved *rs)
 {
+	struct am_vars std = { 0 };
 	const char *why;
 	char err[256];
 	int ret;
@@ -181,7 +119,9 @@ int am_resolve(struct am_ctx *ctx, const struct am_request *rq, struct am_resolv
 	memset(rs, 0, sizeof(*rs));
 	why = am_key_invalid(rq->rq_key, rq->rq_key[0] == '/');
 	if (why) {
-		am_log(LOG_ERR, "map %s: refused key '%.100s': %s", rq->rq_map, rq->rq_key, why);
+		/* any user can ask for any name: not an error of the agent */
+		am_log(LOG_NOTICE, "map %s: refused key '%.100s': %s", rq->rq_map,
+		       rq->rq_key, why);
 		return AM_EXIT_NOKEY;
 	}
 	ret = am_mopts_parse(rq->rq_options, &rs->rs_mo, err, sizeof(err));
@@ -193,11 +133,15 @@ int am_resolve(struct am_ctx *ctx, const struct am_request *rq, struct am_resolv
 	}
 	rs->rs_timeout = rs->rs_mo.mo_timeout >= 0 ? (unsigned int)rs->rs_mo.mo_timeout :
 						     ctx->ac_conf.cf_timeout;
-	ret = resolve_fetch(ctx, rq, rs);
+	if (am_vars_standard(&std, rq->rq_uid, rq->rq_gid))
+		ret = AM_EXIT_INTERNAL;
 	if (!ret)
-		ret = resolve_parse(rq, rs);
+		ret = resolve_fetch_env(ctx, rq, &std, rs);
 	if (!ret)
-		ret = resolve_check_submaps(rq, rs);
+		ret = resolve_parse(rq, &std, rs);
+	if (!ret)
+		ret = am_trust_check_submaps(rq, rs);
+	am_vars_free(&std);
 	return ret;
 }
 

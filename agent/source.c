@@ -272,6 +272,7 @@ static int source_open(struct am_chain *ch, struct am_source *s)
 		.ma_argc = ch->ch_argc,
 		.ma_argv = ch->ch_argv,
 		.ma_host = &ch->ch_ctx->ac_host,
+		.ma_env = (const char *const *)ch->ch_ctx->ac_map_env,
 	};
 	const void *ops;
 	int err;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* String buffer, logging and small helpers of the agent core. */
+/* String buffer and small helpers of the agent core (logging is log.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -95,68 +95,6 @@ void am_buf_free(struct am_buf *b)
 {
 	free(b->ab_s);
 	memset(b, 0, sizeof(*b));
-}
-
-static int log_level = LOG_NOTICE;
-static bool log_stderr = true;
-static bool log_syslog;
-
-void am_log_setup(int level, bool to_stderr, bool to_syslog)
-{
-	log_level = level;
-	log_stderr = to_stderr;
-	/*
-	 * Connect now: a lookup logs its result after setns(MNTNSFD), and a
-	 * lazy connect would then reach the requester's /dev/log (or none).
-	 */
-	if (to_syslog && !log_syslog)
-		openlog("autofs", LOG_PID | LOG_NDELAY, LOG_DAEMON);
-	log_syslog = to_syslog;
-}
-
-int am_log_level(const char *name)
-{
-	static const struct { const char *n; int l; } levels[] = {
-		{ "emerg", LOG_EMERG }, { "alert", LOG_ALERT },
-		{ "crit", LOG_CRIT }, { "err", LOG_ERR }, { "error", LOG_ERR },
-		{ "warning", LOG_WARNING }, { "warn", LOG_WARNING },
-		{ "notice", LOG_NOTICE }, { "info", LOG_INFO },
-		{ "debug", LOG_DEBUG },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
-		if (!strcmp(levels[i].n, name))
-			return levels[i].l;
-	return -1;
-}
-
-void am_vlog(int prio, const char *fmt, va_list ap)
-{
-	va_list ap2;
-
-	if (prio > log_level)
-		return;
-	if (log_syslog) {
-		va_copy(ap2, ap);
-		vsyslog(prio, fmt, ap2);
-		va_end(ap2);
-	}
-	if (log_stderr) {
-		char line[1024];
-
-		vsnprintf(line, sizeof(line), fmt, ap);
-		fprintf(stderr, "autofs: %s\n", line);
-	}
-}
-
-void am_log(int prio, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	am_vlog(prio, fmt, ap);
-	va_end(ap);
 }
 
 char *am_strndup(const char *s, size_t n)

@@ -5,14 +5,9 @@
  * looks in the included map through its own source order.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <syslog.h>
-#include <unistd.h>
 
 #include "am_maptext.h"
 #include "am_module.h"
@@ -21,40 +16,19 @@
 
 struct am_map {
 	char *fm_path;
-	char *fm_text;			/* mapped, or read when not a regular file */
+	char *fm_text;			/* the whole file, read at open */
 	size_t fm_len;
-	bool fm_mapped;
 	const struct am_host *fm_host;
 };
 
 /*
- * A regular map file is mapped, not read: a lookup touches only the pages
- * up to its key.  Returns: 0, -errno.
+ * The map is read, not mapped: a map file truncated or rewritten in place
+ * while a lookup walked a mapping of it killed the agent with SIGBUS.
+ * Returns: 0, -EFBIG, -errno.
  */
 static int file_load(struct am_map *map)
 {
-	struct stat st;
-	void *p;
-	int fd, err = 0;
-
-	fd = open(map->fm_path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size > FILE_MAP_MAX) {
-		close(fd);
-		return am_read_file(map->fm_path, FILE_MAP_MAX, &map->fm_text, &map->fm_len);
-	}
-	map->fm_len = (size_t)st.st_size;
-	if (map->fm_len) {
-		p = mmap(NULL, map->fm_len, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (p == MAP_FAILED)
-			err = -errno;
-		else
-			map->fm_text = p;
-		map->fm_mapped = !err;
-	}
-	close(fd);
-	return err;
+	return am_read_file(map->fm_path, FILE_MAP_MAX, &map->fm_text, &map->fm_len);
 }
 
 static void file_warn(void *arg, unsigned int line, const char *msg)
@@ -164,10 +138,7 @@ static int file_enumerate(struct am_map *map, am_key_fn fn, void *arg)
 
 static void file_close(struct am_map *map)
 {
-	if (map->fm_mapped)
-		munmap(map->fm_text, map->fm_len);
-	else
-		free(map->fm_text);
+	free(map->fm_text);
 	free(map->fm_path);
 	free(map);
 }

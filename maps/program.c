@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The program map backend: run the map with the key as its only argument;
- * what it prints on stdout is the entry.  Bounded in time (program_timeout)
- * and in output (program_max_output); its stderr goes to the log.
+ * what it prints on stdout is the entry.  Bounded in time (program_timeout,
+ * from fork to exit) and in output (program_max_output); its stderr goes to
+ * the log.  The program runs in a process group of its own, and when it
+ * has exited, or at the deadline, the whole group is killed: a map that
+ * left a child behind, or closed its output and kept running, holds
+ * nothing.  Its environment is the agent's (ma_env), see autofs-maps(5).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <syslog.h>
 #include <time.h>
@@ -23,6 +28,7 @@
 struct am_map {
 	char *pm_path;
 	const struct am_host *pm_host;
+	const char *const *pm_env;	/* NULL: PATH only */
 	long pm_timeout_ms;
 	size_t pm_max_output;
 };
@@ -61,6 +67,8 @@ static int prog_open(struct am_map **mapp, const struct am_map_args *args)
 		return -ENOMEM;
 	}
 	map->pm_host = args->ma_host;
+	if (args->ma_size >= offsetof(struct am_map_args, ma_env) + sizeof(args->ma_env))
+		map->pm_env = args->ma_env;
 	map->pm_timeout_ms = prog_conf_num(map->pm_host, "program_timeout", 10) * 1000;
 	map->pm_max_output = (size_t)prog_conf_num(map->pm_host, "program_max_output", 65536);
 	*mapp = map;
@@ -75,9 +83,10 @@ static long long prog_now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void prog_child(const char *path, const char *key, int out, int err)
+static void prog_child(const char *path, const char *key, const char *const *env,
+		       int out, int err)
 {
-	static char *const envp[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL };
+	static const char *const path_only[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL };
 	int devnull;
 
 	setpgid(0, 0);
@@ -86,7 +95,8 @@ static void prog_child(const char *path, const char *key, int out, int err)
 	if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
 		_exit(127);
 	closefrom(3);
-	execle(path, path, key, (char *)NULL, envp);
+	execve(path, (char *const[]){ (char *)path, (char *)key, NULL },
+	       (char *const *)(env ? env : path_only));
 	_exit(127);
 }
 
@@ -129,37 +139,57 @@ static int prog_stdout(struct am_map *map, struct prog_run *r, const char *buf, 
 	return 0;
 }
 
-/* Read both pipes until EOF, deadline or too much output.  Returns: 0, -errno. */
-static int prog_collect(struct am_map *map, struct prog_run *r, int out, int err,
-			const char *key)
+/* A poll entry has data, EOF or an error: read it.  Returns: 0, -errno. */
+static int prog_read(struct am_map *map, struct prog_run *r, struct pollfd *pfd,
+		     bool is_err, const char *key)
 {
-	struct pollfd pfd[2] = { { .fd = out, .events = POLLIN }, { .fd = err, .events = POLLIN } };
-	long long deadline = prog_now_ms() + map->pm_timeout_ms;
 	char buf[8192];
 	ssize_t n;
-	int i, ret;
 
-	while (pfd[0].fd >= 0 || pfd[1].fd >= 0) {
+	n = read(pfd->fd, buf, sizeof(buf));
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (n <= 0) {
+		pfd->fd = -1;
+		return 0;
+	}
+	if (is_err) {
+		prog_stderr(map, r, buf, (size_t)n, key);
+		return 0;
+	}
+	return prog_stdout(map, r, buf, (size_t)n);
+}
+
+/*
+ * Read both pipes until EOF and watch PIDFD until the program has exited,
+ * all within the deadline.  Returns: 0, -ETIMEDOUT, -EMSGSIZE, -errno.
+ */
+static int prog_collect(struct am_map *map, struct prog_run *r, int out, int err,
+			int pidfd, const char *key)
+{
+	struct pollfd pfd[3] = {
+		{ .fd = out, .events = POLLIN }, { .fd = err, .events = POLLIN },
+		{ .fd = pidfd, .events = POLLIN },
+	};
+	long long deadline = prog_now_ms() + map->pm_timeout_ms;
+	int i, n, ret;
+
+	while (pfd[0].fd >= 0 || pfd[1].fd >= 0 || pfd[2].fd >= 0) {
 		long long left = deadline - prog_now_ms();
 
 		if (left <= 0)
 			return -ETIMEDOUT;
-		ret = poll(pfd, 2, (int)left);
-		if (ret < 0 && errno != EINTR)
+		n = poll(pfd, 3, (int)left);
+		if (n < 0 && errno != EINTR)
 			return -errno;
-		for (i = 0; i < 2 && ret > 0; i++) {
+		for (i = 0; i < 3 && n > 0; i++) {
 			if (pfd[i].fd < 0 || !pfd[i].revents)
 				continue;
-			n = read(pfd[i].fd, buf, sizeof(buf));
-			if (n <= 0) {
-				pfd[i].fd = -1;
+			if (i == 2) {
+				pfd[2].fd = -1;		/* exited: reaped by prog_finish */
 				continue;
 			}
-			if (i == 1) {
-				prog_stderr(map, r, buf, (size_t)n, key);
-				continue;
-			}
-			ret = prog_stdout(map, r, buf, (size_t)n);
+			ret = prog_read(map, r, &pfd[i], i == 1, key);
 			if (ret)
 				return ret;
 		}
@@ -189,10 +219,13 @@ static int prog_finish(struct am_map *map, struct prog_run *r, pid_t pid, int re
 {
 	int status = 0;
 
-	if (ret) {
-		kill(-pid, SIGKILL);
-		kill(pid, SIGKILL);
-	}
+	/*
+	 * Whatever is left in the program's group dies with it.  A leader
+	 * that exited is a zombie until the waitpid below, so its pid still
+	 * names the group and no other process can have it.
+	 */
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (ret == -ETIMEDOUT) {
@@ -229,7 +262,7 @@ static int prog_finish(struct am_map *map, struct prog_run *r, pid_t pid, int re
 static int prog_lookup(struct am_map *map, const char *key, char **entry)
 {
 	struct prog_run r = { 0 };
-	int out[2], err[2], ret;
+	int out[2], err[2], pidfd, ret;
 	pid_t pid;
 
 	if (pipe2(out, O_CLOEXEC))
@@ -244,11 +277,21 @@ static int prog_lookup(struct am_map *map, const char *key, char **entry)
 		goto close_err;
 	}
 	if (pid == 0)
-		prog_child(map->pm_path, key, out[1], err[1]);
+		prog_child(map->pm_path, key, map->pm_env, out[1], err[1]);
+	/* both sides: the group exists before either can signal or exec */
+	setpgid(pid, pid);
 	close(out[1]);
 	close(err[1]);
 	out[1] = err[1] = -1;
-	ret = prog_collect(map, &r, out[0], err[0], key);
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0) {
+		ret = -errno;
+		prog_log(map, LOG_ERR, "program map %s: key %s: pidfd_open: %s", map->pm_path,
+			 key, strerror(errno));
+	} else {
+		ret = prog_collect(map, &r, out[0], err[0], pidfd, key);
+		close(pidfd);
+	}
 	ret = prog_finish(map, &r, pid, ret, key, entry);
 	free(r.pr_out);
 close_err:

@@ -93,6 +93,63 @@ out=$(unshare -m --propagation private sh -c '
 ' sh "$T/ns" 2>&1)
 case $out in *"rc=0"*"agent-ns: empty"*"requester-ns: mounted"*) pass lookup-other-namespace ;;
 *) fail lookup-other-namespace "$out" ;; esac
+# The log after setns.  Each namespace gets a /dev/log of its own on a tmpfs,
+# with a reader that appends what it receives to a file; the agent's lines
+# go to its own namespace's reader, never to the requester's, and when the
+# agent's namespace has no /dev/log they are dropped (syslog(3) connected to
+# the requester's /dev/log then).
+cat > "$T/reader.py" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind("/dev/log")
+out = open(sys.argv[1], "ab", buffering=0)
+while True:
+    out.write(s.recv(8192) + b"\n")
+PY
+out=$(unshare -m --propagation private sh -c '
+	d=$1 T=$2
+	until_socket() {
+		for _ in $(seq 50); do [ -S "$1" ] && return; sleep 0.1; done
+	}
+	newdev() { mount -t tmpfs none /dev && mknod -m 666 /dev/null c 1 3; }
+	mkdir -p "$d/logk1" "$d/logk2"
+	newdev
+	/usr/bin/python3 "$T/reader.py" "$T/heard-agent" &
+	agent_reader=$!
+	unshare -m --propagation private sh -c \
+		"mount -t tmpfs none /dev && mknod -m 666 /dev/null c 1 3 && exec sleep 30" &
+	ns=$!
+	until_socket /dev/log
+	until_socket "/proc/$ns/root/tmp"
+	nsenter -t $ns -m /usr/bin/python3 "$T/reader.py" "$T/heard-requester" &
+	requester_reader=$!
+	until_socket "/proc/$ns/root/dev/log"
+	exec 4</proc/$ns/ns/mnt
+	exec 3<"/proc/$ns/root$d/logk1"
+	env MAPNAME=auto.test MAPKEY=alice MOUNTFD=3 MNTNSFD=4 "$AUTOFS" lookup 2>/dev/null
+	echo "rc1=$?"
+	env MAPNAME=auto.test MAPKEY="$(printf "a b\nc")" MOUNTFD=3 "$AUTOFS" lookup 2>/dev/null
+	echo "rc-badkey=$?"
+	sleep 0.3
+	kill $agent_reader
+	rm /dev/log
+	exec 3<"/proc/$ns/root$d/logk2"
+	env MAPNAME=auto.test MAPKEY=alice MOUNTFD=3 MNTNSFD=4 "$AUTOFS" lookup 2>/dev/null
+	echo "rc2=$?"
+	sleep 0.3
+	kill $requester_reader $ns
+' sh "$T/ns" "$T" 2>&1)
+case $out in *"rc1=0"*"rc2=0"*) pass log-setns-lookups ;; *) fail log-setns-lookups "$out" ;; esac
+grep -q "autofs\[[0-9]*\]: lookup map=auto.test key=alice .*result=0" "$T/heard-agent" 2>/dev/null &&
+	pass log-setns-agent-reader || fail log-setns-agent-reader "$(cat "$T/heard-agent" 2>&1)"
+[ -e "$T/heard-requester" ] && [ ! -s "$T/heard-requester" ] && pass log-setns-requester-hears-nothing ||
+	fail log-setns-requester-hears-nothing "$(cat "$T/heard-requester" 2>&1)"
+# a key anyone can ask for is refused at notice level (<29> is daemon.notice),
+# escaped, one datagram per line
+case $out in *"rc-badkey=3"*) pass log-refused-key-lookup ;; *) fail log-refused-key-lookup "$out" ;; esac
+grep -qF "<29>" "$T/heard-agent" && grep -F "refused key 'a b\nc'" "$T/heard-agent" | grep -q "^<29>" &&
+	grep -qF "key=a b\nc offset=/" "$T/heard-agent" && ! grep -qv "^<[0-9]*>" "$T/heard-agent" &&
+	pass log-refused-key-escaped-notice || fail log-refused-key-escaped-notice "$(cat "$T/heard-agent")"
 # the lookup log line
 out=$(run_lookup alice)
 case $out in *"lookup map=auto.test key=alice offset=/ source=file:$T/auto.test mounted=bind:$T/src/alice result=0 ms="*) pass lookup-log-line ;;

@@ -22,6 +22,10 @@ case "$1" in
 good) echo "-fstype=tmpfs :tmpfs" ;;
 multi) printf -- '/ :/srv/a \\\n /b :/srv/b\n' ;;
 hang) sleep 30 ;;
+detach) exec >&- 2>&-; sleep 41 & sleep 42 ;;
+answer-then-hang) echo "server:/a"; exec >&- 2>&-; sleep 43 ;;
+leave-child) sleep 44 >/dev/null 2>&1 & echo "server:/left" ;;
+env) echo "server:/$AUTOFS_UID/$AUTOFS_USER/$AUTOFS_HOME/$HOST/$FOO/u$USER" ;;
 flood) yes xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx ;;
 noisy) echo "looked up $1" >&2; echo "server:/n" ;;
 "*") echo "server:/wildcard" ;;
@@ -48,11 +52,46 @@ start=$(date +%s)
 expect test-program-hang 4 "no answer within 1 s, killed" env AUTOFS_AGENT_CONF=$T/short.conf $AUTOFS test auto.prog hang
 [ $(($(date +%s) - start)) -le 5 ] && pass program-hang-bounded || fail program-hang-bounded "took $(($(date +%s) - start)) s"
 expect test-program-flood 4 "more than 4096 bytes of output" env AUTOFS_AGENT_CONF=$T/short.conf $AUTOFS test auto.prog flood
+# program_timeout runs from fork to exit: a map that closes its output and
+# keeps running is killed at the deadline with everything in its process
+# group, and whatever a map leaves in its group when it exits dies with it
+for k in detach:41 answer-then-hang:43; do
+	start=$(date +%s%N)
+	expect "test-program-$k" 4 "no answer within 1 s, killed" env AUTOFS_AGENT_CONF=$T/short.conf $AUTOFS test auto.prog "${k%:*}"
+	ms=$((($(date +%s%N) - start) / 1000000))
+	[ $ms -le 2000 ] && pass "program-${k%:*}-within-deadline" || fail "program-${k%:*}-within-deadline" "took $ms ms"
+	pgrep -x -f "sleep ${k#*:}" >/dev/null && fail "program-${k%:*}-group-killed" "$(pgrep -a -f "sleep ${k#*:}")" ||
+		pass "program-${k%:*}-group-killed"
+done
+expect test-program-leave-child 0 "from server:/left" $AUTOFS test auto.prog leave-child
+pgrep -x -f "sleep 44" >/dev/null && fail program-leave-child-killed "$(pgrep -a -f "sleep 44")" ||
+	pass program-leave-child-killed
+# the environment autofs-tools gives a program map: the requester's identity
+# as AUTOFS_*, the system variables and the -D defines; not USER or HOME
+me=$(id -un)
+home=$(getent passwd "$me" | cut -d: -f6)
+expect test-program-env 0 "from server:/$(id -u)/$me/$home/$(uname -n)/bar/u" \
+	$AUTOFS test auto.prog env -DFOO=bar
 expect test-explicit-type 0 "source file:$T/auto.home" $AUTOFS test file:auto.home alice
 
 # bad keys are refused before any map is read
 for k in ../etc a/b -oremount . .. $'a\nb' $'tab\tkey'; do
 	expect "refuse-key-$k" 3 "refused key" $AUTOFS test auto.home "$k"
+done
+# ... and logged escaped, on one line: a key cannot forge a log line, or
+# send a terminal escape to whoever reads the log
+keys=("a
+autofs: forged line" "esc$(printf '\033')[2J" "tab$(printf '\t')x" 'back\slash/x' "del$(printf '\177')")
+logged=('a\nautofs: forged line' 'esc\x1b[2J' 'tab\tx' 'back\\slash/x' 'del\x7f')
+for i in "${!keys[@]}"; do
+	out=$($AUTOFS test auto.home "${keys[$i]}" 2>&1 >/dev/null)
+	if [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
+		printf '%s' "$out" | grep -qF "refused key '${logged[$i]}'" &&
+		! printf '%s' "$out" | LC_ALL=C grep -q "$(printf '[\001-\037\177]')"; then
+		pass "refused-key-escaped-${logged[$i]}"
+	else
+		fail "refused-key-escaped-${logged[$i]}" "$(printf '%s' "$out" | od -c | head -3)"
+	fi
 done
 
 # bad input in maps: the key fails alone, with a clear message
@@ -79,6 +118,36 @@ fi
 mkdir -p "$T/auto.isdir"
 expect unreadable-map-is-unavailable 4 "cannot read map" $AUTOFS test auto.isdir x
 expect bad-map-type 2 "unknown map type" $AUTOFS test sss:auto.home alice
+
+# a map file truncated and rewritten in place while lookups read it: each
+# lookup finds the key or not, and none dies (a mapped file gave SIGBUS)
+awk 'BEGIN { for (i = 1; i <= 20000; i++) printf "key%d\tserver:/export/key%d\n", i, i }' > "$T/auto.churn.src"
+cp "$T/auto.churn.src" "$T/auto.churn"
+/usr/bin/python3 -c '
+import sys
+data = open(sys.argv[1], "rb").read()
+with open(sys.argv[2], "r+b") as f:
+    while True:
+        f.truncate(0)
+        f.seek(0)
+        f.write(data)
+        f.flush()
+' "$T/auto.churn.src" "$T/auto.churn" &
+churn=$!
+found=0 missing=0 bad=
+for i in $(seq 200); do
+	out=$($AUTOFS test auto.churn key20000 2>&1)
+	rc=$?
+	case $rc in
+	0) found=$((found + 1)) ;;
+	3) missing=$((missing + 1)) ;;
+	*) bad="lookup $i: exit $rc: $(echo "$out" | tail -2)"; break ;;
+	esac
+done
+kill $churn
+wait $churn 2>/dev/null
+[ -z "$bad" ] && pass "map-truncated-200-lookups" || fail map-truncated-200-lookups "$bad"
+echo "# truncated map: key found $found times, missing $missing times"
 
 # configuration
 printf '[general]\ntimeout = 12\nmap_dir = %s\n' "$T" > "$T/t.conf"

@@ -7,6 +7,8 @@
  *   am_unit conf FILE      the configuration's values, or its errors
  *   am_unit master FILE    master map records and their options
  *   am_unit loader KIND NAME   load map_NAME.so / mount_NAME.so from $AUTOFS_AGENT_MODULE_DIR
+ *   am_unit log FILE       each line of FILE as a refused key, then the whole
+ *                          file, through the agent's log (escaping)
  *
  * Variables are fixed (HOST=testhost, USER=alice...) so the output does not
  * depend on the machine.  A line "#! options -rw,soft" in a map sets the
@@ -224,6 +226,26 @@ static int cmd_loader(const char *kind, const char *name)
 	return 0;
 }
 
+/* What a key, map line or server answer with these bytes looks like in the log. */
+static int cmd_log(const char *path)
+{
+	char *text, *line, *nl;
+	unsigned int n = 0;
+	size_t len;
+
+	if (am_read_file(path, 1 << 20, &text, &len))
+		return 1;
+	for (line = text; *line; line = nl + 1) {
+		nl = strchrnul(line, '\n');
+		am_log(LOG_NOTICE, "line %u: refused key '%.*s'", ++n, (int)(nl - line), line);
+		if (!*nl)
+			break;
+	}
+	am_log(LOG_NOTICE, "whole file: %s", text);
+	free(text);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	am_log_setup(LOG_INFO, true, false);
@@ -234,8 +256,10 @@ int main(int argc, char **argv)
 		return cmd_conf(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "master"))
 		return cmd_master(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "log"))
+		return cmd_log(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "loader"))
 		return cmd_loader(argv[2], argv[3]);
-	fprintf(stderr, "usage: am_unit parse|conf|master FILE | loader KIND NAME\n");
+	fprintf(stderr, "usage: am_unit parse|conf|master|log FILE | loader KIND NAME\n");
 	return 2;
 }

@@ -9,7 +9,7 @@ command -v "$CLANG" >/dev/null || { echo "SKIP: no clang"; exit 77; }
 secs=${FUZZ_SECONDS:-20}
 out=${top_builddir:-.}/test/fuzz
 mkdir -p "$out"
-core="conf.c expand.c hostname.c maptext.c master.c sun_parse.c sun_quote.c util.c"
+core="conf.c expand.c hostname.c log.c maptext.c master.c sun_parse.c sun_quote.c util.c"
 srcs=
 for f in $core; do srcs="$srcs $srcdir/agent/$f"; done
 fail=0

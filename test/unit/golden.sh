@@ -1,5 +1,5 @@
 #!/bin/sh
-# Golden files of the agent core: every test/unit/golden/NAME.{map,conf,master}
+# Golden files of the agent core: every test/unit/golden/NAME.{map,conf,master,keys}
 # goes through am_unit, and the output must equal NAME.*.out exactly.
 # UPDATE_GOLDEN=1 rewrites the .out files (review the diff before committing).
 srcdir=${srcdir:-.}
@@ -7,8 +7,9 @@ dir=$srcdir/test/unit/golden
 unit=./test/unit/am_unit
 fail=0
 n=0
-for in in "$dir"/*.map "$dir"/*.conf "$dir"/*.master; do
+for in in "$dir"/*.map "$dir"/*.conf "$dir"/*.master "$dir"/*.keys; do
 	case $in in
+	*.keys) mode=log ;;
 	*.map) mode=parse ;;
 	*.conf) mode=conf ;;
 	*.master) mode=master ;;

@@ -64,6 +64,7 @@ cat > /etc/autofs-agent.conf <<'CONF'
 timeout = 600
 negative_timeout = 120
 browse = no
+program_timeout = 2
 CONF
 cat > /etc/auto.master <<'MASTER'
 /mnt/auto	file:/etc/auto.data	--timeout=3 -browse
@@ -76,6 +77,8 @@ bind	-fstype=bind	:/srv/data/bindsrc
 tmp	-fstype=tmpfs,size=1m	:tmpfs
 busy	-fstype=tmpfs,size=1m	:tmpfs
 ns	-fstype=bind	:/srv/data/nssrc
+nslog	-fstype=tmpfs,size=1m	:tmpfs
+nslog2	-fstype=tmpfs,size=1m	:tmpfs
 multi	/ -fstype=bind :/srv/data/multi \
 	/a -fstype=tmpfs :tmpfs \
 	/b -fstype=bind :/srv/data/bindsrc
@@ -88,6 +91,7 @@ cat > /etc/auto.prog <<'MAP'
 #!/bin/sh
 case "$1" in
 p1) echo "-fstype=tmpfs,size=1m :tmpfs" ;;
+hang) exec >&- 2>&-; sleep 61 & sleep 62 ;;
 *) exit 1 ;;
 esac
 MAP
@@ -125,6 +129,17 @@ t_eq tmpfs-mounted tmpfs "$(mnt_fstype /mnt/auto/tmp)"
 t_ok tmpfs-ls ls /mnt/auto/tmp
 t_eq direct-cat hello-direct "$(cat /mnt/direct/d1/hello 2>&1)"
 t_eq program-map tmpfs "$(ls /mnt/prog/p1 >/dev/null 2>&1; mnt_fstype /mnt/prog/p1)"
+# a program map that closes its output and keeps running, with a child: the
+# lookup fails at program_timeout (2 s), and its process group is killed
+# (within 1 s more by the agent's own ms=, the wall time adds the exec)
+t0=$(date +%s%N)
+ls /mnt/prog/hang >/dev/null 2>&1
+wall=$(( ($(date +%s%N) - t0) / 1000000 ))
+t_eq program-deadline-killed-all "" "$(pgrep -a -x -f 'sleep 6[12]')"
+t_ok program-deadline-logged logged "key hang: no answer within 2 s, killed"
+ms=$(suite_log | sed -n 's/.*lookup map=.* key=hang .*result=4 ms=\([0-9]*\).*/\1/p' | tail -1)
+echo "program map deadline: agent ${ms:-?} ms, wall $wall ms"
+t_ok program-deadline-bounded test "${ms:-99999}" -le 3000
 
 # missing key: ENOENT, negative-cached (the agent runs once)
 out=$(ls /mnt/auto/nosuchkey 2>&1)
@@ -146,6 +161,37 @@ out=$(unshare -m --propagation private sh -c \
 	'cat /mnt/auto/ns/hello && grep -c " /mnt/auto/ns " /proc/self/mountinfo' 2>&1)
 t_eq other-namespace "hello-ns 1" "$(echo $out)"
 t_eq other-namespace-not-here "" "$(mnt_fstype /mnt/auto/ns)"
+
+# --- the log after setns --------------------------------------------------------
+
+# The kernel starts the agent in the initial namespaces.  With no /dev/log
+# there when it starts, nothing it logs may reach a /dev/log the requester
+# has in its own mount namespace (syslog(3) connected to that one after
+# setns).  The guest's reader keeps its socket under another name meanwhile.
+mv /dev/log /dev/log.away
+out=$(unshare -m --propagation private sh -c '
+	mount -t tmpfs none /dev && mknod -m 666 /dev/null c 1 3 || exit 1
+	: > /run/heard-requester
+	python3 -c "
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(\"/dev/log\")
+out = open(\"/run/heard-requester\", \"ab\", buffering=0)
+while True:
+    out.write(s.recv(8192) + b\"\\n\")
+" &
+	reader=$!
+	for _ in $(seq 50); do [ -S /dev/log ] && break; sleep 0.1; done
+	ls /mnt/auto/nslog >/dev/null
+	grep -c " /mnt/auto/nslog " /proc/self/mountinfo
+	sleep 1
+	kill $reader
+' 2>&1)
+mv /dev/log.away /dev/log
+t_eq log-setns-requester-lookup 1 "$out"
+t_eq log-setns-requester-hears-nothing "" "$(cat /run/heard-requester 2>&1)"
+ls /mnt/auto/nslog2 >/dev/null 2>&1
+t_ok log-setns-host-log-back logged "lookup map=.* key=nslog2 .*result=0"
 
 # --- figures: one lookup in a 10-line and a 100,000-line file map ----------------
 
