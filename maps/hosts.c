@@ -177,11 +177,10 @@ struct hosts_skip {
 static void hosts_skipped(void *arg, const char *name, const char *why)
 {
 	const struct hosts_skip *hs = arg;
-	char esc[300];
 
-	hosts_escape(name, esc, sizeof(esc));
-	hosts_log(hs->hs_map, LOG_WARNING, "server %s: export '%s' skipped: it %s",
-		  hs->hs_host, esc, why);
+	/* the agent's log escapes what a server sent */
+	hosts_log(hs->hs_map, LOG_WARNING, "server %s: export '%.200s%s' skipped: it %s",
+		  hs->hs_host, name, strlen(name) > 200 ? "..." : "", why);
 }
 
 /*

@@ -58,28 +58,6 @@ const char *hosts_export_invalid(const char *name)
 	return hosts_components_invalid(name);
 }
 
-void hosts_escape(const char *name, char *out, size_t outlen)
-{
-	size_t o = 0;
-	const char *p;
-	unsigned char c;
-
-	if (!outlen)
-		return;
-	for (p = name; *p; p++) {
-		c = (unsigned char)*p;
-		if (o + 8 >= outlen) {
-			snprintf(out + o, outlen - o, "...");
-			return;
-		}
-		if (c >= 0x20 && c < 0x7f && c != '\\')
-			out[o++] = (char)c;
-		else
-			o += (size_t)snprintf(out + o, outlen - o, "\\x%02x", c);
-	}
-	out[o] = '\0';
-}
-
 static int hosts_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

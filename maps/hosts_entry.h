@@ -14,12 +14,6 @@
 /* Returns: NULL when export NAME can be mounted literally, else why not. */
 const char *hosts_export_invalid(const char *name);
 
-/*
- * NAME for a log line: printable ASCII as it is, '\' and every other byte as
- * \xNN, cut with "..." to fit OUTLEN.
- */
-void hosts_escape(const char *name, char *out, size_t outlen);
-
 /* Told about each export left out, with the reason. */
 typedef void (*hosts_skip_fn)(void *arg, const char *name, const char *why);
 

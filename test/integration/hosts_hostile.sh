@@ -69,8 +69,8 @@ t_eq "every mount nosuid,nodev,nobind" "8" \
 	"$(grep -c '^mount .*options nosuid,nodev,nobind$' "$TMP/out")"
 t_eq "16 names skipped, each with one log line" "16" "$(grep -c 'skipped: it ' "$TMP/err")"
 t_grep "... naming the server and the escaped name" \
-	"server 127.0.0.1: export '\\\\x5c/' skipped: it does not start with '/'" "$TMP/err"
-t_grep "... a newline is escaped" "export '/nl\\\\x0ax' skipped: it contains a control character" "$TMP/err"
+	"server 127.0.0.1: export '\\\\\\\\/' skipped: it does not start with '/'" "$TMP/err"
+t_grep "... a newline is escaped" "export '/nl\\\\nx' skipped: it contains a control character" "$TMP/err"
 t_grep "... '..' is refused" "export '/x/../etc' skipped: it has a '.' or '..' component" "$TMP/err"
 t_grep "... a long name is cut in the log" "export '/xxxx*\\.\\.\\.' skipped: it is longer than 1024 bytes" "$TMP/err"
 t_grep "... a repeat is skipped" "export '/pub' skipped: it is listed twice" "$TMP/err"
