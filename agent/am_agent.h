@@ -28,6 +28,8 @@ struct am_ctx {
 	bool ac_expiry_warned;
 	/* environment of program maps during one request (am_resolve), or NULL */
 	char *const *ac_map_env;
+	/* "file:line" of the entry a file backend returned last, or "" */
+	char ac_where[512];
 };
 
 /* Returns: 0, -EINVAL (configuration error, logged), -errno. */

@@ -26,6 +26,7 @@ struct am_resolved {
 	struct am_entry rs_entry;
 	char *rs_text;			/* entry as the source returned it */
 	char *rs_source;		/* "file:/etc/auto.home" */
+	char *rs_where;			/* "file:line" of a file map's entry, or NULL */
 	bool rs_wildcard;		/* matched by "*" */
 	unsigned int rs_timeout;	/* idle seconds before expiry */
 };

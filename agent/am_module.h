@@ -56,6 +56,12 @@ struct am_host {
 				    int (*fn)(const char *key, const char *entry,
 					      void *arg),
 				    void *arg);
+	/*
+	 * Added after ABI 1 was published; check ah_size before use.  A file
+	 * backend tells, before it returns or passes on an entry, the file and
+	 * line it came from, so that a parse error can name them.
+	 */
+	void (*ah_where)(void *ctx, const char *file, unsigned int line);
 };
 
 /* Returns: true when HOST (a const struct am_host *) provides FIELD. */

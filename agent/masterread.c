@@ -10,6 +10,7 @@
 #include "am_util.h"
 
 struct master_read {
+	struct am_ctx *mr_ctx;
 	struct am_master *mr_master;
 	const char *mr_name;
 	int mr_err;
@@ -18,12 +19,14 @@ struct master_read {
 static int master_collect(const char *key, const char *entry, void *arg)
 {
 	struct master_read *mr = arg;
+	/* the file and line, of an included master map too */
+	const char *where = mr->mr_ctx->ac_where[0] ? mr->mr_ctx->ac_where : mr->mr_name;
 	char why[256];
 	int err;
 
 	err = am_master_add(mr->mr_master, key, entry, mr->mr_name, why, sizeof(why));
 	if (err == -EINVAL)
-		am_log(LOG_ERR, "master map %s: %s, entry skipped", mr->mr_name, why);
+		am_log(LOG_ERR, "master map %s: %s, entry skipped", where, why);
 	if (err == 1)
 		am_log(LOG_INFO, "master map %s: %s listed again, first entry kept",
 		       mr->mr_name, key);
@@ -58,13 +61,14 @@ static void master_drop_null(struct am_master *m)
 
 int am_master_read(struct am_ctx *ctx, const char *name, struct am_master *m)
 {
-	struct master_read mr = { .mr_master = m, .mr_name = name };
+	struct master_read mr = { .mr_ctx = ctx, .mr_master = m, .mr_name = name };
 	struct am_chain ch;
 	size_t i;
 	bool found = false;
 	int err;
 
 	memset(m, 0, sizeof(*m));
+	ctx->ac_where[0] = '\0';
 	err = am_chain_init(ctx, name, 0, NULL, &ch);
 	if (err)
 		return err;

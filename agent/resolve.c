@@ -14,6 +14,7 @@ void am_resolved_free(struct am_resolved *rs)
 	am_entry_free(&rs->rs_entry);
 	free(rs->rs_text);
 	free(rs->rs_source);
+	free(rs->rs_where);
 	memset(rs, 0, sizeof(*rs));
 }
 
@@ -30,6 +31,7 @@ static int resolve_fetch(struct am_ctx *ctx, const struct am_request *rq,
 			    (const char *const *)rs->rs_mo.mo_argv, &ch);
 	if (err)
 		return err == -ENOMEM ? AM_EXIT_INTERNAL : AM_EXIT_USAGE;
+	ctx->ac_where[0] = '\0';
 	err = am_chain_lookup(&ch, rq->rq_key, &rs->rs_text, &desc);
 	if ((err == -ENOENT || err == -EAGAIN) && !direct) {
 		int werr = am_chain_lookup(&ch, "*", &rs->rs_text, &desc);
@@ -41,6 +43,8 @@ static int resolve_fetch(struct am_ctx *ctx, const struct am_request *rq,
 	}
 	if (!err)
 		rs->rs_source = strdup(desc);
+	if (!err && ctx->ac_where[0])
+		rs->rs_where = strdup(ctx->ac_where);
 	am_chain_free(&ch);
 	if (err == -ENODEV) {
 		am_log(LOG_ERR, "map %s: not found in any source", rq->rq_map);
@@ -86,7 +90,7 @@ static int resolve_parse(const struct am_request *rq, const struct am_vars *std,
 		return AM_EXIT_INTERNAL;
 	if (err) {
 		am_log(LOG_ERR, "map %s (%s): key %s: malformed entry: %s", rq->rq_map,
-		       rs->rs_source, rq->rq_key, why);
+		       rs->rs_where ? rs->rs_where : rs->rs_source, rq->rq_key, why);
 		return AM_EXIT_MALFORMED;
 	}
 	return AM_EXIT_OK;

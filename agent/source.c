@@ -83,6 +83,13 @@ static int host_include_lookup(void *vctx, const char *map, const char *key, cha
 	return err == -ENODEV ? -ENOENT : err;
 }
 
+static void host_where(void *vctx, const char *file, unsigned int line)
+{
+	struct am_ctx *ctx = vctx;
+
+	snprintf(ctx->ac_where, sizeof(ctx->ac_where), "%s:%u", file, line);
+}
+
 static int dir_filter(const struct dirent *d)
 {
 	size_t n = strlen(d->d_name);
@@ -161,6 +168,7 @@ int am_ctx_init(struct am_ctx *ctx)
 	ctx->ac_host.ah_log = host_log;
 	ctx->ac_host.ah_include_lookup = host_include_lookup;
 	ctx->ac_host.ah_include_enumerate = host_include_enumerate;
+	ctx->ac_host.ah_where = host_where;
 	return 0;
 }
 

@@ -68,6 +68,15 @@ static int file_open(struct am_map **mapp, const struct am_map_args *args)
 	return 0;
 }
 
+/* Tell the agent where the entry about to be returned stands. */
+static void file_where(const struct am_map *map, const struct am_maptext *mt)
+{
+	const struct am_host *h = map->fm_host;
+
+	if (AM_HOST_HAS(h, ah_where))
+		h->ah_where(h->ah_ctx, map->fm_path, mt->mt_recline);
+}
+
 static bool file_is_include(const struct am_maptext *mt)
 {
 	return mt->mt_key.ab_s[0] == '+' && mt->mt_key.ab_s[1];
@@ -102,6 +111,7 @@ static int file_lookup(struct am_map *map, const char *key, char **entry)
 		}
 		if (strcmp(mt.mt_key.ab_s, key))
 			continue;
+		file_where(map, &mt);
 		*entry = strdup(mt.mt_entry.ab_s);
 		err = *entry ? 0 : -ENOMEM;
 		break;
@@ -127,6 +137,7 @@ static int file_enumerate(struct am_map *map, am_key_fn fn, void *arg)
 				continue;
 			ret = h->ah_include_enumerate(h->ah_ctx, mt.mt_key.ab_s + 1, fn, arg);
 		} else {
+			file_where(map, &mt);
 			ret = fn(mt.mt_key.ab_s, mt.mt_entry.ab_s, arg);
 		}
 		if (ret)

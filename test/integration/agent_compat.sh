@@ -75,6 +75,16 @@ expect key-blank-wildcard 0 "from server:/export/erin y" $AUTOFS test auto.blank
 expect key-quote-wildcard 0 'from server:/export/a"b' $AUTOFS test auto.blank 'a"b'
 expect key-blank-not-an-option 0 "from server:/export/x -ro" $AUTOFS test auto.blank "x -ro"
 
+# every parse error names the file and line, of an included map too
+printf 'good\tserver:/g\n+auto.errinc\n' > "$T/auto.err"
+printf '\nbad\t-fstype=bind\t"/unterminated\n' > "$T/auto.errinc"
+expect parse-error-file-line 5 "map auto.err ($T/auto.errinc:2): key bad: malformed entry" \
+	$AUTOFS test auto.err bad
+printf '/ok\tauto.proj\n+auto.master.errinc\n' > "$T/auto.master.err"
+printf '# an included master map\n/bad/../x\tauto.proj\n' > "$T/auto.master.errinc"
+expect master-error-file-line 0 "master map $T/auto.master.errinc:2: mount point '/bad/../x'" \
+	$AUTOFS dump auto.master.err
+
 # a map no source has is its own error, not "no entry for key"
 expect map-not-found 8 "map auto.nosuch: not found in any source" $AUTOFS test auto.nosuch alice
 expect map-found-no-key 3 "no entry for key nobody" $AUTOFS test auto.proj nobody
