@@ -67,8 +67,8 @@ t_ok a-colon-b-no-local sh -c "! ls '$M/127.0.0.1/a:b' 2>/dev/null | grep -q ."
 # offsets, NFS from the server; a bind mount would show a root other than /
 t_eq nothing-local "" "$(mounts_under "$M" | awk '!(($1 == "autofsng") ||
 	($1 == "tmpfs" && $2 == "autofs" && $3 == "/") || ($1 ~ /^nfs4?$/ && $2 ~ /^127\.0\.0\.1:/))')"
-t_ok skip-logged logged "server 127.0.0.1: export '\\x5c/' skipped: it does not start with '/'"
-t_ok skip-escaped logged "export '/nl\\x0ax' skipped: it contains a control character"
+t_ok skip-logged logged "server 127.0.0.1: export '\\\\/' skipped: it does not start with '/'"
+t_ok skip-escaped logged "export '/nl\\nx' skipped: it contains a control character"
 t_eq log-no-raw-cr 0 "$(suite_log | grep -c $'\r')"
 
 # A filer with 500 exports: a trigger for each, and one of them mounts.
