@@ -20,3 +20,6 @@ EXTRA_DIST += test/qemu/progs/trapfs-automount test/qemu/progs/trapfs-devfs test
 # TCG is slow), found by the suites in $BUILDDIR/test/qemu/progs/.
 noinst_PROGRAMS += test/qemu/progs/mfd
 test_qemu_progs_mfd_SOURCES = test/qemu/progs/mfd.c test/qemu/progs/mountfd_user.h
+# security suite: what an unprivileged user tries with a mountfd
+noinst_PROGRAMS += test/qemu/progs/mfd-attack
+test_qemu_progs_mfd_attack_SOURCES = test/qemu/progs/mfd-attack.c test/qemu/progs/mountfd_user.h

@@ -16,10 +16,19 @@
 #include <linux/mountfd.h>
 
 #ifndef __NR_mountfd
-#if defined(__x86_64__)
-#define __NR_mountfd 451
+/* The series' number, from its patch to every syscall table (mountfd(2)). */
+#if defined(__alpha__)
+#define __NR_mountfd	561
+#elif defined(__ia64__)
+#define __NR_mountfd	(1024 + 451)
+#elif defined(__mips__) && _MIPS_SIM == _ABIO32
+#define __NR_mountfd	(4000 + 451)
+#elif defined(__mips__) && _MIPS_SIM == _ABI64
+#define __NR_mountfd	(5000 + 451)
+#elif defined(__mips__)
+#define __NR_mountfd	(6000 + 451)
 #else
-#error "mountfd(2) is wired for x86_64 only"
+#define __NR_mountfd	451
 #endif
 #endif
 

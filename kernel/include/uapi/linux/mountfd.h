@@ -8,6 +8,9 @@
  * with GETFIRSTCHILD/GETNEXTCHILD never leaves the tree below the mount the
  * first fd was opened on.  Operations that change the tree need
  * CAP_SYS_ADMIN over the user namespace owning the mount's namespace.
+ * mountfd(), GETDIRFD and the walk give a caller without it only mounts its
+ * own path walk reaches; the read ioctls only what its mountinfo shows.
+ * Every check is made against the task calling, not the fd's opener.
  *
  * Strings are returned through struct mountfd_buf: the caller names a buffer
  * and its size; the kernel writes a NUL-terminated string and sets mb_len to
@@ -54,8 +57,12 @@ struct mountfd_attach {
 	__u32 ma_flags;		/* must be zero */
 };
 
-/* 0xB7 is unused in Documentation/userspace-api/ioctl/ioctl-number.rst. */
-#define MOUNTFD_IOC_MAGIC		0xB7
+/*
+ * Registered in Documentation/userspace-api/ioctl/ioctl-number.rst (0xD3,
+ * 00-1F), so that an ioctl meant for another file, say nsfs's NS_GET_USERNS,
+ * fails with ENOTTY on a mountfd instead of unmounting something.
+ */
+#define MOUNTFD_IOC_MAGIC		0xD3
 
 /* Returns an O_PATH fd (close-on-exec) on the root directory of the mount. */
 #define MOUNTFD_IOC_GETDIRFD		_IO(MOUNTFD_IOC_MAGIC, 0x00)

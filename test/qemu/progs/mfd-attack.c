@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mfd-attack: what an unprivileged user tries with mountfd(2), for the
+ * security suite.  Each operation prints what the user got: a file's
+ * contents, or the errno name of what refused it.
+ *
+ *   mfd-attack steal PATH FILE      read FILE in the root of the mount of
+ *                                   PATH and of every mount the walk below
+ *                                   it returns
+ *   mfd-attack sendfd PATH CMD...   (root) pass a mountfd of PATH over a
+ *                                   unix socket, as fd 3, to CMD
+ *   mfd-attack recvfd steal FILE    take that fd and do as steal does,
+ *                                   beginning with the mount itself
+ *   mfd-attack recvfd info          GETFSTYPE on that fd
+ *   mfd-attack nsioctls PATH        every nsfs ioctl on a mountfd of PATH
+ *   mfd-attack onnsfs NSFILE        every mountfd ioctl on an nsfs file
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <linux/nsfs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include "mountfd_user.h"
+
+static const char *errname(int err)
+{
+	const char *name = strerrorname_np(err);
+
+	return name ? name : "E?";
+}
+
+/* Prints FILE in the directory DFD when the caller can read it. */
+static void read_in(int dfd, const char *file)
+{
+	char buf[256];
+	ssize_t n;
+	int fd;
+
+	fd = openat(dfd, file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n > 0) {
+		buf[n] = '\0';
+		printf("%s", buf);
+	}
+}
+
+/* The root of the mount MFD through GETDIRFD, then FILE in it. */
+static void steal_one(int mfd, const char *file)
+{
+	int dfd = ioctl(mfd, MOUNTFD_IOC_GETDIRFD);
+
+	if (dfd < 0) {
+		printf("GETDIRFD=%s\n", errname(errno));
+		return;
+	}
+	read_in(dfd, file);
+	close(dfd);
+}
+
+/* Depth first through every mount the walk below MFD returns. */
+static void steal_below(int mfd, const char *file)
+{
+	int child, next;
+
+	child = ioctl(mfd, MOUNTFD_IOC_GETFIRSTCHILD);
+	while (child >= 0) {
+		steal_one(child, file);
+		steal_below(child, file);
+		next = ioctl(child, MOUNTFD_IOC_GETNEXTCHILD);
+		close(child);
+		child = next;
+	}
+	if (errno != ENOENT)
+		printf("walk=%s\n", errname(errno));
+}
+
+static int open_mfd(const char *path)
+{
+	int dfd, mfd, err;
+
+	dfd = open(path, O_PATH | O_CLOEXEC);
+	if (dfd < 0) {
+		printf("open=%s\n", errname(errno));
+		return -1;
+	}
+	mfd = mountfd(dfd, MOUNTFD_CLOEXEC);
+	err = errno;
+	close(dfd);
+	if (mfd < 0)
+		printf("mountfd=%s\n", errname(err));
+	return mfd;
+}
+
+static int cmd_steal(char **argv)
+{
+	int mfd = open_mfd(argv[2]);
+
+	if (mfd < 0)
+		return 0;
+	steal_one(mfd, argv[3]);
+	steal_below(mfd, argv[3]);
+	close(mfd);
+	return 0;
+}
+
+static int send_fd(int sock, int fd)
+{
+	char data = 'm';
+	struct iovec iov = { .iov_base = &data, .iov_len = 1 };
+	union {
+		struct cmsghdr hdr;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} u;
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	memset(u.buf, 0, sizeof(u.buf));
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
+}
+
+static int recv_fd(int sock)
+{
+	char data;
+	struct iovec iov = { .iov_base = &data, .iov_len = 1 };
+	union {
+		struct cmsghdr hdr;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} u;
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	struct cmsghdr *c;
+	int fd;
+
+	if (recvmsg(sock, &msg, MSG_CMSG_CLOEXEC) != 1)
+		return -1;
+	c = CMSG_FIRSTHDR(&msg);
+	if (!c || c->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	return fd;
+}
+
+/* Runs CMD with one end of a socket pair as fd 3 and sends it the mountfd. */
+static int cmd_sendfd(char **argv)
+{
+	int sv[2], mfd, status;
+	pid_t pid;
+
+	mfd = open_mfd(argv[2]);
+	if (mfd < 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return 1;
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		if (dup2(sv[1], 3) < 0)
+			_exit(127);
+		execvp(argv[3], argv + 3);
+		_exit(127);
+	}
+	close(sv[1]);
+	if (send_fd(sv[0], mfd))
+		perror("mfd-attack: sendmsg");
+	close(mfd);
+	close(sv[0]);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		return 1;
+	return WEXITSTATUS(status);
+}
+
+static int cmd_recvfd(int argc, char **argv)
+{
+	char buf[64];
+	int mfd = recv_fd(3);
+
+	if (mfd < 0) {
+		printf("recv=%s\n", errname(errno));
+		return 1;
+	}
+	if (!strcmp(argv[2], "steal") && argc > 3) {
+		steal_one(mfd, argv[3]);
+		steal_below(mfd, argv[3]);
+	} else if (!strcmp(argv[2], "info")) {
+		if (mountfd_get_string(mfd, MOUNTFD_IOC_GETFSTYPE, buf, sizeof(buf), NULL))
+			printf("GETFSTYPE=%s\n", errname(errno));
+		else
+			printf("GETFSTYPE=%s\n", buf);
+	} else {
+		fprintf(stderr, "mfd-attack: recvfd steal FILE | recvfd info\n");
+		return 2;
+	}
+	return 0;
+}
+
+static void show(const char *name, int rc)
+{
+	printf("%s=%s\n", name, rc < 0 ? errname(errno) : "ok");
+}
+
+static int cmd_nsioctls(char **argv)
+{
+	uid_t uid;
+	int mfd = open_mfd(argv[2]);
+
+	if (mfd < 0)
+		return 1;
+	show("NS_GET_USERNS", ioctl(mfd, NS_GET_USERNS));
+	show("NS_GET_PARENT", ioctl(mfd, NS_GET_PARENT));
+	show("NS_GET_NSTYPE", ioctl(mfd, NS_GET_NSTYPE));
+	show("NS_GET_OWNER_UID", ioctl(mfd, NS_GET_OWNER_UID, &uid));
+	return 0;
+}
+
+/* Every mountfd ioctl, with a well-formed argument, on an nsfs file. */
+static int cmd_onnsfs(char **argv)
+{
+	struct mountfd_expire me = { .me_size = sizeof(me) };
+	struct mountfd_attach ma = { .ma_dirfd = AT_FDCWD };
+	struct mountfd_dev md;
+	char buf[64];
+	struct mountfd_buf mb = { .mb_buf = (uintptr_t)buf, .mb_len = sizeof(buf) };
+	int fd = open(argv[2], O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		printf("open=%s\n", errname(errno));
+		return 1;
+	}
+	show("GETDIRFD", ioctl(fd, MOUNTFD_IOC_GETDIRFD));
+	show("UNMOUNT", ioctl(fd, MOUNTFD_IOC_UNMOUNT));
+	show("DETACH", ioctl(fd, MOUNTFD_IOC_DETACH));
+	show("FORCEDUNMOUNT", ioctl(fd, MOUNTFD_IOC_FORCEDUNMOUNT));
+	show("ATTACH", ioctl(fd, MOUNTFD_IOC_ATTACH, &ma));
+	show("GETFIRSTCHILD", ioctl(fd, MOUNTFD_IOC_GETFIRSTCHILD));
+	show("GETNEXTCHILD", ioctl(fd, MOUNTFD_IOC_GETNEXTCHILD));
+	show("GETDEV", ioctl(fd, MOUNTFD_IOC_GETDEV, &md));
+	show("GETFSTYPE", ioctl(fd, MOUNTFD_IOC_GETFSTYPE, &mb));
+	show("GETSOURCE", ioctl(fd, MOUNTFD_IOC_GETSOURCE, &mb));
+	show("GETVFSOPTIONS", ioctl(fd, MOUNTFD_IOC_GETVFSOPTIONS, &mb));
+	show("GETFSOPTIONS", ioctl(fd, MOUNTFD_IOC_GETFSOPTIONS, &mb));
+	show("GETEXPIRE", ioctl(fd, MOUNTFD_IOC_GETEXPIRE, &me));
+	show("SETEXPIRE", ioctl(fd, MOUNTFD_IOC_SETEXPIRE, &me));
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *c = argc > 2 ? argv[1] : "";
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	if (!strcmp(c, "steal") && argc > 3)
+		return cmd_steal(argv);
+	if (!strcmp(c, "sendfd") && argc > 3)
+		return cmd_sendfd(argv);
+	if (!strcmp(c, "recvfd"))
+		return cmd_recvfd(argc, argv);
+	if (!strcmp(c, "nsioctls"))
+		return cmd_nsioctls(argv);
+	if (!strcmp(c, "onnsfs"))
+		return cmd_onnsfs(argv);
+	fprintf(stderr, "usage: mfd-attack steal|sendfd|recvfd|nsioctls|onnsfs ARGS (see the source)\n");
+	return 2;
+}
