@@ -53,7 +53,10 @@ static struct workqueue_struct *trapfs_wq;
  * One run of the helper for one missing name.  References: one for being
  * in flight (in sbi->reqs and dentry->d_fsdata, dropped when the helper is
  * gone), one for the run work and the umh subprocess_info, one for a
- * pending kill work, and one per waiter.
+ * pending kill work, and one per waiter.  The dentry and the directory
+ * (with its mount) are held only while the helper may run: the run puts
+ * them before it wakes the waiters, so a waiter that returns to user
+ * space leaves nothing that keeps the mount busy.
  */
 struct trapfs_req {
 	struct kref kref;
@@ -192,12 +195,18 @@ static struct trapfs_req *trapfs_req_alloc(const struct path *path)
 	return req;
 }
 
-/* The helper is gone (or never started): wake the waiters, cache a miss. */
+/*
+ * The helper is gone (or never started): stop the kill work, cache a miss,
+ * let go of the dentry and the mount, and only then wake the waiters.
+ */
 static void trapfs_req_finish(struct trapfs_req *req, int status)
 {
 	struct trapfs_sb_info *sbi = req->sbi;
 	struct dentry *dentry = req->dentry;
 
+	/* A kill work that is running touches sbi: let it end first. */
+	if (cancel_delayed_work_sync(&req->kill))
+		trapfs_req_put(req);
 	if (status)
 		pr_info_ratelimited("helper %s for %s %s: wait status %#x\n",
 				    req->argv[0], req->envp[1], req->envp[2],
@@ -208,9 +217,12 @@ static void trapfs_req_finish(struct trapfs_req *req, int status)
 	dentry->d_fsdata = NULL;
 	trapfs_cache_miss(dentry);
 	spin_unlock(&sbi->lock);
+	req->dentry = NULL;
+	dput(dentry);
+	path_put(&req->dir);
+	req->dir.dentry = NULL;
+	req->dir.mnt = NULL;
 	complete_all(&req->done);
-	if (cancel_delayed_work(&req->kill))
-		trapfs_req_put(req);
 	trapfs_req_put(req);	/* in flight */
 	trapfs_req_put(req);	/* the run */
 }
@@ -329,11 +341,15 @@ static struct trapfs_req *trapfs_req_start(const struct path *path)
 	kref_get(&req->kref);	/* in flight */
 	spin_unlock(&sbi->lock);
 
+	/*
+	 * The kill work is armed before the run is queued: a run that ends
+	 * at once then finds it pending and cancels it, and does not leave
+	 * it holding the request until helper_timeout.
+	 */
+	kref_get(&req->kref);	/* the kill */
+	queue_delayed_work(system_wq, &req->kill, req->timeout * HZ);
 	kref_get(&req->kref);	/* the run */
 	queue_work(trapfs_wq, &req->run);
-	kref_get(&req->kref);	/* the kill */
-	if (!queue_delayed_work(system_wq, &req->kill, req->timeout * HZ))
-		trapfs_req_put(req);
 	return req;
 }
 
@@ -408,6 +424,23 @@ static int trapfs_recheck(const struct path *path)
 	return ret;
 }
 
+/*
+ * The helper runs with full privileges in the initial namespaces; a
+ * process in a user namespace of its own, which a path walk there would
+ * give no such power, does not get to run it (autofsng refuses the same).
+ */
+static int trapfs_refuse_userns(struct dentry *dentry)
+{
+	struct name_snapshot name;
+
+	take_dentry_name_snapshot(&name, dentry);
+	pr_warn_ratelimited("%s: refused lookup of %s from pid %d: non-initial user namespace\n",
+			    trapfs_sb(dentry->d_sb)->helper, name.name.name,
+			    task_pid_nr(current));
+	release_dentry_name_snapshot(&name);
+	return -EPERM;
+}
+
 static int trapfs_d_manage(const struct path *path, bool rcu_walk)
 {
 	struct dentry *dentry = path->dentry;
@@ -422,6 +455,8 @@ static int trapfs_d_manage(const struct path *path, bool rcu_walk)
 			return -ECHILD;
 		if (trapfs_is_helper(trapfs_sb(dentry->d_sb)))
 			return 0;
+		if (current_user_ns() != &init_user_ns)
+			return trapfs_refuse_userns(dentry);
 		req = trapfs_req_get(dentry);
 		if (!req)
 			req = trapfs_req_start(path);
