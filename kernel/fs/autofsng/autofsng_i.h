@@ -17,14 +17,15 @@
 #include <linux/workqueue.h>
 #include <linux/list.h>
 #include <linux/hashtable.h>
+#include <linux/trap_helper.h>
 #include <uapi/linux/autofsng.h>
 
 #define AUTOFSNG_SUPER_MAGIC	0x7d92b1a0
 #define AUTOFSNG_ROOT_INO	1
 
 /* The fd numbers the helper finds its descriptors at (after 0, 1, 2). */
-#define AUTOFSNG_HELPER_FD	AUTOFSNG_AGENT_FD
-#define AUTOFSNG_HELPER_MAX_FILES 2
+#define AUTOFSNG_HELPER_FD	TRAP_HELPER_FD
+static_assert(TRAP_HELPER_FD == AUTOFSNG_AGENT_FD);
 
 /* Buckets of the negative cache and of the requests, per superblock. */
 #define AUTOFSNG_NEGATIVE_HASH_BITS	8
@@ -49,11 +50,8 @@ struct autofsng_helper {
 	struct completion	granted;	/* a slot was handed over */
 	struct completion	done;		/* set once status is final */
 	int			status;		/* 0, -errno or a wait status */
-	struct pid		*pgrp;		/* the agent's group, sbi->lock */
-	bool			timed_out;	/* sbi->lock */
+	struct trap_helper	th;		/* the process, under sbi->lock */
 	struct delayed_work	timeout;
-	struct file		*files[AUTOFSNG_HELPER_MAX_FILES];
-	unsigned int		nr_files;
 	char			*argv[3];
 	char			**envp;		/* NULL-terminated, kmalloc'd */
 	unsigned int		envc;		/* slots of envp, filled or not */

@@ -2,14 +2,15 @@
 /*
  * autofsng: running the agent.
  *
- * The agent runs through call_usermodehelper in the initial namespaces.
- * Its init callback, in the new process before exec, makes it the leader
- * of a new session (so that its process group identifies it and its
- * children at the traps) and installs the request's files at fds 3 and
- * up.  The starter waits killably; the cleanup callback, which runs once
- * the agent has exited or could not start, publishes the status and wakes
- * every waiter.  A delayed work item kills the agent's process group when
- * it runs past fs.autofsng.agent_timeout.
+ * The agent runs through call_usermodehelper in the initial namespaces,
+ * as a trap_helper (fs/trap_helper.c, shared with trapfs): its init
+ * callback, in the new process before exec, makes it the leader of a new
+ * session (so that its process group identifies it and its children at
+ * the traps) and installs the request's files at fds 3 and up.  The
+ * starter waits killably; the cleanup callback, which runs once the agent
+ * has exited or could not start, publishes the status and wakes every
+ * waiter.  A delayed work item kills the agent's process group when it
+ * runs past fs.autofsng.agent_timeout.
  *
  * At most fs.autofsng.max_agents agents run at once per superblock.  A
  * starter beyond that queues in sbi->slot_waiters and waits killably; an
@@ -20,13 +21,10 @@
 #define pr_fmt(fmt) "autofsng: " fmt
 
 #include <linux/fs.h>
-#include <linux/file.h>
-#include <linux/fcntl.h>
 #include <linux/pid.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/syscalls.h>
 #include <linux/umh.h>
 #include "autofsng_i.h"
 
@@ -81,9 +79,7 @@ void autofsng_helper_free_args(struct autofsng_helper *h)
 		h->envp = NULL;
 		h->envc = 0;
 	}
-	for (i = 0; i < h->nr_files; i++)
-		fput(h->files[i]);
-	h->nr_files = 0;
+	trap_helper_put_files(&h->th);
 }
 
 /**
@@ -103,32 +99,10 @@ static void autofsng_helper_timeout(struct work_struct *work)
 	struct autofsng_helper *h = container_of(to_delayed_work(work),
 						 struct autofsng_helper,
 						 timeout);
-	struct pid *pgrp;
-
-	spin_lock(&h->sbi->lock);
-	h->timed_out = true;
-	pgrp = get_pid(h->pgrp);
-	spin_unlock(&h->sbi->lock);
 
 	pr_warn_ratelimited("agent '%s %s' for map %s ran past fs.autofsng.agent_timeout, killing it\n",
 			    h->argv[0], h->argv[1], h->sbi->mapname);
-	if (pgrp) {
-		kill_pgrp(pgrp, SIGKILL, 1);
-		put_pid(pgrp);
-	}
-}
-
-static void autofsng_helper_stdio(void)
-{
-	struct file *null;
-	unsigned int fd;
-
-	null = filp_open("/dev/null", O_RDWR, 0);
-	if (IS_ERR(null))
-		return;
-	for (fd = 0; fd < 3; fd++)
-		replace_fd(fd, null, 0);
-	fput(null);
+	trap_helper_kill(&h->th);
 }
 
 /* Runs in the new process, before exec. */
@@ -136,25 +110,8 @@ static int autofsng_helper_setup(struct subprocess_info *info,
 				 struct cred *new)
 {
 	struct autofsng_helper *h = info->data;
-	unsigned int i;
-	int err;
 
-	ksys_setsid();
-	spin_lock(&h->sbi->lock);
-	if (h->timed_out) {
-		spin_unlock(&h->sbi->lock);
-		return -ETIMEDOUT;
-	}
-	h->pgrp = get_pid(task_pgrp(current));
-	spin_unlock(&h->sbi->lock);
-
-	autofsng_helper_stdio();
-	for (i = 0; i < h->nr_files; i++) {
-		err = replace_fd(AUTOFSNG_HELPER_FD + i, h->files[i], 0);
-		if (err < 0)
-			return err;
-	}
-	return 0;
+	return trap_helper_enter(&h->th);
 }
 
 /* Hand out free slots to the first waiters; called with sbi->lock held. */
@@ -230,11 +187,9 @@ static void autofsng_helper_cleanup(struct subprocess_info *info)
 	cancel_delayed_work_sync(&h->timeout);
 	spin_lock(&sbi->lock);
 	list_del_init(&h->list);
-	if (h->timed_out)
-		status = -ETIMEDOUT;
-	put_pid(h->pgrp);
-	h->pgrp = NULL;
 	spin_unlock(&sbi->lock);
+	if (trap_helper_exit(&h->th))
+		status = -ETIMEDOUT;
 	atomic_dec(&sbi->inflight);
 	autofsng_slot_put(h);
 
@@ -258,6 +213,7 @@ int autofsng_helper_init_common(struct autofsng_helper *h,
 {
 	refcount_set(&h->count, 1);
 	h->sbi = sbi;
+	trap_helper_init(&h->th, &sbi->lock);
 	INIT_LIST_HEAD(&h->list);
 	INIT_LIST_HEAD(&h->queue);
 	init_completion(&h->granted);
@@ -345,7 +301,7 @@ bool autofsng_is_helper(struct autofsng_sb_info *sbi)
 	pgrp = task_pgrp(current);
 	spin_lock(&sbi->lock);
 	list_for_each_entry(h, &sbi->helpers, list) {
-		if (h->pgrp && h->pgrp == pgrp) {
+		if (h->th.pgrp && h->th.pgrp == pgrp) {
 			found = true;
 			break;
 		}

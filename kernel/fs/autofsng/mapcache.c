@@ -357,7 +357,7 @@ static int autofsng_refresh_args(struct autofsng_refresh *r)
 	struct autofsng_builder *b;
 	struct file *file;
 	char **envp;
-	int i = 0;
+	int i = 0, err;
 
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
@@ -376,7 +376,9 @@ static int autofsng_refresh_args(struct autofsng_refresh *r)
 		autofsng_builder_put(b);
 		return PTR_ERR(file);
 	}
-	h->files[h->nr_files++] = file;
+	err = trap_helper_add_file(&h->th, file);
+	if (err)
+		return err;
 
 	envp = autofsng_helper_envp(h, 3);
 	if (!envp)

@@ -286,16 +286,20 @@ static int autofsng_request_args(struct autofsng_request *req)
 	struct autofsng_sb_info *sbi = h->sbi;
 	struct file *file;
 	char **envp;
-	int i = 0;
+	int i = 0, err;
 
 	file = dentry_open(&req->path, O_PATH, current_cred());
 	if (IS_ERR(file))
 		return PTR_ERR(file);
-	h->files[h->nr_files++] = file;
+	err = trap_helper_add_file(&h->th, file);
+	if (err)
+		return err;
 	file = autofsng_open_mntns();
 	if (IS_ERR(file))
 		return PTR_ERR(file);
-	h->files[h->nr_files++] = file;
+	err = trap_helper_add_file(&h->th, file);
+	if (err)
+		return err;
 
 	envp = autofsng_helper_envp(h, 8);
 	if (!envp)

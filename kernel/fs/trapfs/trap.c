@@ -34,14 +34,14 @@
 #include <linux/pid.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include <linux/syscalls.h>
+#include <linux/trap_helper.h>
 #include <linux/umh.h>
 #include <linux/workqueue.h>
 
 #include "internal.h"
 
-/* the directory's O_PATH descriptor in the helper */
-#define TRAPFS_HELPER_DIRFD	3
+/* the directory's O_PATH descriptor in the helper: its first file */
+static_assert(TRAP_HELPER_FD == 3);
 
 static const char trapfs_env_dirfd[] = "TRAPFS_DIRFD=3";
 static const char trapfs_env_home[] = "HOME=/";
@@ -64,8 +64,7 @@ struct trapfs_req {
 	struct list_head list;
 	struct dentry *dentry;		/* the missing name */
 	struct path dir;		/* its directory, as the first walker saw it */
-	struct pid *pgrp;		/* the helper's process group */
-	bool expired;			/* past helper_timeout before it started */
+	struct trap_helper th;		/* the process (fs/trap_helper.c) */
 	unsigned long deadline;		/* jiffies: waiters give up here */
 	unsigned int timeout;		/* seconds, for the log */
 	struct completion done;
@@ -81,7 +80,7 @@ static void trapfs_req_release(struct kref *kref)
 
 	dput(req->dentry);
 	path_put(&req->dir);
-	put_pid(req->pgrp);
+	trap_helper_put_files(&req->th);
 	kfree(req->argv[0]);
 	kfree(req->envp[1]);
 	kfree(req->envp[2]);
@@ -173,12 +172,15 @@ static struct trapfs_req *trapfs_req_alloc(const struct path *path)
 {
 	struct trapfs_sb_info *sbi = trapfs_sb(path->dentry->d_sb);
 	struct trapfs_req *req;
+	struct file *dirfile;
+	int err;
 
 	req = kzalloc(sizeof(*req), GFP_KERNEL);
 	if (!req)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&req->kref);
 	req->sbi = sbi;
+	trap_helper_init(&req->th, &sbi->lock);
 	INIT_LIST_HEAD(&req->list);
 	init_completion(&req->done);
 	INIT_WORK(&req->run, trapfs_req_run);
@@ -188,9 +190,15 @@ static struct trapfs_req *trapfs_req_alloc(const struct path *path)
 	req->dir.dentry = dget_parent(path->dentry);
 	req->timeout = READ_ONCE(sbi->helper_timeout);
 	req->deadline = jiffies + req->timeout * HZ;
-	if (trapfs_req_env(req)) {
+	err = trapfs_req_env(req);
+	dirfile = err ? NULL : dentry_open(&req->dir, O_PATH, current_cred());
+	if (IS_ERR(dirfile))
+		err = PTR_ERR(dirfile);
+	else if (dirfile)
+		err = trap_helper_add_file(&req->th, dirfile);
+	if (err) {
 		trapfs_req_put(req);
-		return ERR_PTR(-ENOMEM);
+		return ERR_PTR(err);
 	}
 	return req;
 }
@@ -207,6 +215,7 @@ static void trapfs_req_finish(struct trapfs_req *req, int status)
 	/* A kill work that is running touches sbi: let it end first. */
 	if (cancel_delayed_work_sync(&req->kill))
 		trapfs_req_put(req);
+	trap_helper_exit(&req->th);
 	if (status)
 		pr_info_ratelimited("helper %s for %s %s: wait status %#x\n",
 				    req->argv[0], req->envp[1], req->envp[2],
@@ -231,36 +240,8 @@ static void trapfs_req_finish(struct trapfs_req *req, int status)
 static int trapfs_helper_init(struct subprocess_info *info, struct cred *new)
 {
 	struct trapfs_req *req = info->data;
-	struct file *file;
-	int err, fd;
 
-	err = ksys_setsid();
-	if (err < 0)
-		return err;
-	err = 0;
-	spin_lock(&req->sbi->lock);
-	if (req->expired)
-		err = -ETIME;
-	else
-		req->pgrp = get_pid(task_pgrp(current));
-	spin_unlock(&req->sbi->lock);
-	if (err)
-		return err;
-
-	/* stdin, stdout and stderr on /dev/null when the system has one */
-	file = filp_open("/dev/null", O_RDWR, 0);
-	if (!IS_ERR(file)) {
-		for (fd = 0; fd < 3; fd++)
-			replace_fd(fd, file, 0);
-		fput(file);
-	}
-
-	file = dentry_open(&req->dir, O_PATH, current_cred());
-	if (IS_ERR(file))
-		return PTR_ERR(file);
-	err = replace_fd(TRAPFS_HELPER_DIRFD, file, 0);
-	fput(file);
-	return err < 0 ? err : 0;
+	return trap_helper_enter(&req->th);
 }
 
 /* Called exactly once per subprocess_info, after the helper has exited. */
@@ -290,21 +271,11 @@ static void trapfs_req_kill(struct work_struct *work)
 {
 	struct trapfs_req *req = container_of(to_delayed_work(work),
 					      struct trapfs_req, kill);
-	struct pid *pgrp = NULL;
 
-	spin_lock(&req->sbi->lock);
-	if (!completion_done(&req->done)) {
-		req->expired = true;
-		pgrp = get_pid(req->pgrp);
-	}
-	spin_unlock(&req->sbi->lock);
-	if (pgrp) {
+	if (trap_helper_kill(&req->th))
 		pr_warn_ratelimited("helper %s for %s %s: no answer in %u s, killed\n",
 				    req->argv[0], req->envp[1], req->envp[2],
 				    req->timeout);
-		kill_pgrp(pgrp, SIGKILL, 1);
-		put_pid(pgrp);
-	}
 	trapfs_req_put(req);
 }
 
@@ -375,7 +346,7 @@ static bool trapfs_is_helper(struct trapfs_sb_info *sbi)
 
 	spin_lock(&sbi->lock);
 	list_for_each_entry(req, &sbi->reqs, list) {
-		if (req->pgrp == pgrp) {
+		if (req->th.pgrp == pgrp) {
 			found = true;
 			break;
 		}
