@@ -16,16 +16,23 @@
 #include <linux/completion.h>
 #include <linux/workqueue.h>
 #include <linux/list.h>
+#include <linux/hashtable.h>
+#include <linux/trap_helper.h>
+#include <uapi/linux/autofsng.h>
 
 #define AUTOFSNG_SUPER_MAGIC	0x7d92b1a0
 #define AUTOFSNG_ROOT_INO	1
 
 /* The fd numbers the helper finds its descriptors at (after 0, 1, 2). */
-#define AUTOFSNG_HELPER_FD	3
-#define AUTOFSNG_HELPER_MAX_FILES 2
+#define AUTOFSNG_HELPER_FD	TRAP_HELPER_FD
+static_assert(TRAP_HELPER_FD == AUTOFSNG_AGENT_FD);
 
-#define AUTOFSNG_DEFAULT_NEGATIVE_TIMEOUT	60
-#define AUTOFSNG_DEFAULT_CACHE_TTL		600
+/* Buckets of the negative cache and of the requests, per superblock. */
+#define AUTOFSNG_NEGATIVE_HASH_BITS	8
+#define AUTOFSNG_REQUEST_HASH_BITS	6
+
+/* A helper cancelled before its agent ran (its starter was killed). */
+#define AUTOFSNG_CANCELLED	(-EINTR)
 
 struct autofsng_sb_info;
 
@@ -38,13 +45,13 @@ struct autofsng_helper {
 	refcount_t		count;
 	struct autofsng_sb_info	*sbi;
 	struct list_head	list;		/* sbi->helpers, under sbi->lock */
+	struct list_head	queue;		/* sbi->slot_waiters, sbi->lock */
+	bool			slot;		/* holds an agent slot, sbi->lock */
+	struct completion	granted;	/* a slot was handed over */
 	struct completion	done;		/* set once status is final */
 	int			status;		/* 0, -errno or a wait status */
-	struct pid		*pgrp;		/* the agent's group, sbi->lock */
-	bool			timed_out;	/* sbi->lock */
+	struct trap_helper	th;		/* the process, under sbi->lock */
 	struct delayed_work	timeout;
-	struct file		*files[AUTOFSNG_HELPER_MAX_FILES];
-	unsigned int		nr_files;
 	char			*argv[3];
 	char			**envp;		/* NULL-terminated, kmalloc'd */
 	unsigned int		envc;		/* slots of envp, filled or not */
@@ -81,23 +88,34 @@ struct autofsng_mapcache {
 };
 
 struct autofsng_sb_info {
+	/* Fixed at mount time. */
 	bool			direct;
-	bool			browse;
 	char			*mapname;
 	char			*mapkey;
 	char			*mapoffset;
 	char			*mapoptions;
+	/* Changed by remount: written with WRITE_ONCE(), read with READ_ONCE(). */
+	bool			browse;
 	unsigned int		negative_timeout;	/* seconds */
 	unsigned int		cache_ttl;		/* seconds */
 
 	/*
-	 * lock protects helpers, requests and negative.  inflight counts
+	 * lock protects the running helpers, the agent slots and their
+	 * queue, the requests and the negative cache.  inflight counts
 	 * running helpers so that RCU walk can skip the lock when idle.
+	 * nr_agents helpers hold a slot; the others wait in slot_waiters,
+	 * first come first served (fs.autofsng.max_agents).  The negative
+	 * cache is a hash of keys plus a list, oldest first, that bounds it
+	 * (fs.autofsng.negative_max).
 	 */
 	spinlock_t		lock;
 	struct list_head	helpers;
-	struct list_head	requests;
+	unsigned int		nr_agents;
+	struct list_head	slot_waiters;
+	DECLARE_HASHTABLE(requests, AUTOFSNG_REQUEST_HASH_BITS);
+	DECLARE_HASHTABLE(negative_hash, AUTOFSNG_NEGATIVE_HASH_BITS);
 	struct list_head	negative;
+	unsigned int		nr_negative;
 	atomic_t		inflight;
 
 	/* serialises giving negative key dentries their inode */
@@ -114,6 +132,11 @@ static inline struct autofsng_sb_info *autofsng_sbi(struct super_block *sb)
 /* init.c */
 char *autofsng_agent_path(void);
 unsigned long autofsng_agent_timeout(void);
+unsigned int autofsng_max_agents(void);
+unsigned int autofsng_negative_max(void);
+unsigned int autofsng_list_max_keys(void);
+size_t autofsng_list_max_bytes(void);
+void autofsng_negative_count(int delta);
 
 /* super.c */
 int autofsng_init_fs_context(struct fs_context *fc);
@@ -130,6 +153,7 @@ void autofsng_set_trap(struct dentry *dentry);
 /* request.c */
 struct vfsmount *autofsng_request_mount(struct path *path);
 int autofsng_request_wait(const struct path *path);
+void autofsng_request_init(struct autofsng_sb_info *sbi);
 bool autofsng_negative_cached(struct autofsng_sb_info *sbi,
 			      const struct qstr *name);
 void autofsng_negative_free(struct autofsng_sb_info *sbi);
@@ -147,6 +171,7 @@ char **autofsng_helper_envp(struct autofsng_helper *h, unsigned int nr);
 
 /* mapcache.c */
 void autofsng_mapcache_init(struct autofsng_mapcache *mc);
+void autofsng_mapcache_expire(struct autofsng_mapcache *mc);
 void autofsng_mapcache_destroy(struct autofsng_mapcache *mc);
 struct autofsng_snapshot *autofsng_snapshot_get(struct super_block *sb,
 						const struct path *path);

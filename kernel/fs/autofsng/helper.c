@@ -2,25 +2,29 @@
 /*
  * autofsng: running the agent.
  *
- * The agent runs through call_usermodehelper in the initial namespaces.
- * Its init callback, in the new process before exec, makes it the leader
- * of a new session (so that its process group identifies it and its
- * children at the traps) and installs the request's files at fds 3 and
- * up.  The starter waits killably; the cleanup callback, which runs once
- * the agent has exited or could not start, publishes the status and wakes
- * every waiter.  A delayed work item kills the agent's process group when
- * it runs past fs.autofsng.agent_timeout.
+ * The agent runs through call_usermodehelper in the initial namespaces,
+ * as a trap_helper (fs/trap_helper.c, shared with trapfs): its init
+ * callback, in the new process before exec, makes it the leader of a new
+ * session (so that its process group identifies it and its children at
+ * the traps) and installs the request's files at fds 3 and up.  The
+ * starter waits killably; the cleanup callback, which runs once the agent
+ * has exited or could not start, publishes the status and wakes every
+ * waiter.  A delayed work item kills the agent's process group when it
+ * runs past fs.autofsng.agent_timeout.
+ *
+ * At most fs.autofsng.max_agents agents run at once per superblock.  A
+ * starter beyond that queues in sbi->slot_waiters and waits killably; an
+ * agent that ends hands its slot to the first in the queue, so requests
+ * are served in the order they came.  A starter killed in the queue
+ * cancels its helper (status AUTOFSNG_CANCELLED): no agent runs for it.
  */
 #define pr_fmt(fmt) "autofsng: " fmt
 
 #include <linux/fs.h>
-#include <linux/file.h>
-#include <linux/fcntl.h>
 #include <linux/pid.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/syscalls.h>
 #include <linux/umh.h>
 #include "autofsng_i.h"
 
@@ -75,9 +79,7 @@ void autofsng_helper_free_args(struct autofsng_helper *h)
 		h->envp = NULL;
 		h->envc = 0;
 	}
-	for (i = 0; i < h->nr_files; i++)
-		fput(h->files[i]);
-	h->nr_files = 0;
+	trap_helper_put_files(&h->th);
 }
 
 /**
@@ -97,32 +99,10 @@ static void autofsng_helper_timeout(struct work_struct *work)
 	struct autofsng_helper *h = container_of(to_delayed_work(work),
 						 struct autofsng_helper,
 						 timeout);
-	struct pid *pgrp;
 
-	spin_lock(&h->sbi->lock);
-	h->timed_out = true;
-	pgrp = get_pid(h->pgrp);
-	spin_unlock(&h->sbi->lock);
-
-	pr_warn("agent '%s %s' for map %s ran past fs.autofsng.agent_timeout, killing it\n",
-		h->argv[0], h->argv[1], h->sbi->mapname);
-	if (pgrp) {
-		kill_pgrp(pgrp, SIGKILL, 1);
-		put_pid(pgrp);
-	}
-}
-
-static void autofsng_helper_stdio(void)
-{
-	struct file *null;
-	unsigned int fd;
-
-	null = filp_open("/dev/null", O_RDWR, 0);
-	if (IS_ERR(null))
-		return;
-	for (fd = 0; fd < 3; fd++)
-		replace_fd(fd, null, 0);
-	fput(null);
+	pr_warn_ratelimited("agent '%s %s' for map %s ran past fs.autofsng.agent_timeout, killing it\n",
+			    h->argv[0], h->argv[1], h->sbi->mapname);
+	trap_helper_kill(&h->th);
 }
 
 /* Runs in the new process, before exec. */
@@ -130,25 +110,63 @@ static int autofsng_helper_setup(struct subprocess_info *info,
 				 struct cred *new)
 {
 	struct autofsng_helper *h = info->data;
-	unsigned int i;
-	int err;
 
-	ksys_setsid();
-	spin_lock(&h->sbi->lock);
-	if (h->timed_out) {
-		spin_unlock(&h->sbi->lock);
-		return -ETIMEDOUT;
-	}
-	h->pgrp = get_pid(task_pgrp(current));
-	spin_unlock(&h->sbi->lock);
+	return trap_helper_enter(&h->th);
+}
 
-	autofsng_helper_stdio();
-	for (i = 0; i < h->nr_files; i++) {
-		err = replace_fd(AUTOFSNG_HELPER_FD + i, h->files[i], 0);
-		if (err < 0)
-			return err;
+/* Hand out free slots to the first waiters; called with sbi->lock held. */
+static void autofsng_slot_grant(struct autofsng_sb_info *sbi)
+{
+	struct autofsng_helper *next;
+
+	while (sbi->nr_agents < autofsng_max_agents() &&
+	       !list_empty(&sbi->slot_waiters)) {
+		next = list_first_entry(&sbi->slot_waiters,
+					struct autofsng_helper, queue);
+		list_del_init(&next->queue);
+		next->slot = true;
+		sbi->nr_agents++;
+		complete(&next->granted);
 	}
-	return 0;
+}
+
+/* Give back @h's slot, if it holds one, to the next in the queue. */
+static void autofsng_slot_put(struct autofsng_helper *h)
+{
+	struct autofsng_sb_info *sbi = h->sbi;
+
+	spin_lock(&sbi->lock);
+	if (h->slot) {
+		h->slot = false;
+		sbi->nr_agents--;
+		autofsng_slot_grant(sbi);
+	}
+	spin_unlock(&sbi->lock);
+}
+
+/*
+ * Take one of the superblock's agent slots, after everybody who asked
+ * before.  Return: 0, or -EINTR when the caller was killed in the queue.
+ */
+static int autofsng_slot_get(struct autofsng_helper *h)
+{
+	struct autofsng_sb_info *sbi = h->sbi;
+	bool queued;
+
+	spin_lock(&sbi->lock);
+	list_add_tail(&h->queue, &sbi->slot_waiters);
+	autofsng_slot_grant(sbi);
+	queued = !h->slot;
+	spin_unlock(&sbi->lock);
+	if (!queued || !wait_for_completion_killable(&h->granted))
+		return 0;
+
+	spin_lock(&sbi->lock);
+	list_del_init(&h->queue);
+	spin_unlock(&sbi->lock);
+	/* The slot may have come between the signal and the lock. */
+	autofsng_slot_put(h);
+	return -EINTR;
 }
 
 static void autofsng_helper_complete(struct autofsng_helper *h, int status)
@@ -169,12 +187,11 @@ static void autofsng_helper_cleanup(struct subprocess_info *info)
 	cancel_delayed_work_sync(&h->timeout);
 	spin_lock(&sbi->lock);
 	list_del_init(&h->list);
-	if (h->timed_out)
-		status = -ETIMEDOUT;
-	put_pid(h->pgrp);
-	h->pgrp = NULL;
 	spin_unlock(&sbi->lock);
+	if (trap_helper_exit(&h->th))
+		status = -ETIMEDOUT;
 	atomic_dec(&sbi->inflight);
+	autofsng_slot_put(h);
 
 	autofsng_helper_complete(h, status);
 	autofsng_helper_put(h);
@@ -196,7 +213,10 @@ int autofsng_helper_init_common(struct autofsng_helper *h,
 {
 	refcount_set(&h->count, 1);
 	h->sbi = sbi;
+	trap_helper_init(&h->th, &sbi->lock);
 	INIT_LIST_HEAD(&h->list);
+	INIT_LIST_HEAD(&h->queue);
+	init_completion(&h->granted);
 	init_completion(&h->done);
 	INIT_DELAYED_WORK(&h->timeout, autofsng_helper_timeout);
 	h->argv[1] = (char *)cmd;
@@ -212,8 +232,10 @@ int autofsng_helper_init_common(struct autofsng_helper *h,
  * autofsng_helper_run - run the agent and wait for it
  * @h: the helper, prepared; failure to prepare is passed as @h->status
  *
- * Completes @h in every case: waiters see the status through
- * autofsng_helper_wait().  Returns early when the caller is killed.
+ * Waits for an agent slot first.  Completes @h in every case: waiters see
+ * the status through autofsng_helper_wait(), AUTOFSNG_CANCELLED when the
+ * caller was killed before the agent started.  Once the agent runs, a
+ * killed caller returns early and the agent goes on.
  *
  * Return: 0, or a negative error when the agent could not be started or
  * the caller was killed.
@@ -227,10 +249,15 @@ int autofsng_helper_run(struct autofsng_helper *h)
 		autofsng_helper_complete(h, h->status);
 		return h->status;
 	}
+	if (autofsng_slot_get(h)) {
+		autofsng_helper_complete(h, AUTOFSNG_CANCELLED);
+		return -EINTR;
+	}
 	info = call_usermodehelper_setup(h->argv[0], h->argv, h->envp,
 					 GFP_KERNEL, autofsng_helper_setup,
 					 autofsng_helper_cleanup, h);
 	if (!info) {
+		autofsng_slot_put(h);
 		autofsng_helper_complete(h, -ENOMEM);
 		return -ENOMEM;
 	}
@@ -274,7 +301,7 @@ bool autofsng_is_helper(struct autofsng_sb_info *sbi)
 	pgrp = task_pgrp(current);
 	spin_lock(&sbi->lock);
 	list_for_each_entry(h, &sbi->helpers, list) {
-		if (h->pgrp && h->pgrp == pgrp) {
+		if (h->th.pgrp && h->th.pgrp == pgrp) {
 			found = true;
 			break;
 		}

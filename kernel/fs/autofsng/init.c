@@ -17,6 +17,11 @@
 
 #define AUTOFSNG_DEFAULT_AGENT		"/sbin/autofs"
 #define AUTOFSNG_DEFAULT_AGENT_TIMEOUT	60
+#define AUTOFSNG_DEFAULT_MAX_AGENTS	16
+#define AUTOFSNG_DEFAULT_NEGATIVE_MAX	8192
+/* Enough for a map of a million short keys. */
+#define AUTOFSNG_DEFAULT_LIST_MAX_KEYS	1048576
+#define AUTOFSNG_DEFAULT_LIST_MAX_BYTES	(64 << 20)
 
 /* agent_path is written by the sysctl handler and read by requests. */
 static DEFINE_MUTEX(agent_lock);
@@ -24,6 +29,17 @@ static char agent_path[PATH_MAX] = AUTOFSNG_DEFAULT_AGENT;
 static int agent_timeout = AUTOFSNG_DEFAULT_AGENT_TIMEOUT;
 static int agent_timeout_min = 1;
 static int agent_timeout_max = 24 * 60 * 60;
+/* The other limits are read with READ_ONCE() where they apply. */
+static int max_agents = AUTOFSNG_DEFAULT_MAX_AGENTS;
+static int max_agents_max = 4096;
+static int negative_max = AUTOFSNG_DEFAULT_NEGATIVE_MAX;
+static int negative_max_max = 1 << 20;
+static int list_max_keys = AUTOFSNG_DEFAULT_LIST_MAX_KEYS;
+static int list_max_keys_max = 1 << 26;
+static int list_max_bytes = AUTOFSNG_DEFAULT_LIST_MAX_BYTES;
+static int list_max_bytes_max = 1 << 30;
+/* Entries in the negative caches of all mounts, for the administrator. */
+static atomic_t negative_entries = ATOMIC_INIT(0);
 
 /**
  * autofsng_agent_path - copy of the agent path sysctl
@@ -48,6 +64,66 @@ char *autofsng_agent_path(void)
 unsigned long autofsng_agent_timeout(void)
 {
 	return (unsigned long)READ_ONCE(agent_timeout) * HZ;
+}
+
+/**
+ * autofsng_max_agents - how many agents one superblock may run at once
+ *
+ * Return: fs.autofsng.max_agents, at least 1.
+ */
+unsigned int autofsng_max_agents(void)
+{
+	return READ_ONCE(max_agents);
+}
+
+/**
+ * autofsng_negative_max - how many failed keys one superblock remembers
+ *
+ * Return: fs.autofsng.negative_max; 0 keeps none.
+ */
+unsigned int autofsng_negative_max(void)
+{
+	return READ_ONCE(negative_max);
+}
+
+/**
+ * autofsng_list_max_keys - the most keys one browse refresh may deliver
+ *
+ * Return: fs.autofsng.list_max_keys, at least 1.
+ */
+unsigned int autofsng_list_max_keys(void)
+{
+	return READ_ONCE(list_max_keys);
+}
+
+/**
+ * autofsng_list_max_bytes - the most bytes one browse refresh may write
+ *
+ * Return: fs.autofsng.list_max_bytes, at least 1.
+ */
+size_t autofsng_list_max_bytes(void)
+{
+	return READ_ONCE(list_max_bytes);
+}
+
+/**
+ * autofsng_negative_count - account entries added to or dropped from a
+ * negative cache
+ * @delta: how many were added (negative: dropped)
+ */
+void autofsng_negative_count(int delta)
+{
+	atomic_add(delta, &negative_entries);
+}
+
+static int negative_entries_handler(struct ctl_table *table, int write,
+				    void *buffer, size_t *lenp, loff_t *ppos)
+{
+	int value = atomic_read(&negative_entries);
+	struct ctl_table t = *table;
+
+	t.data = &value;
+	return proc_dointvec(&t, write, buffer, lenp, ppos);
 }
 
 static int agent_path_handler(struct ctl_table *table, int write,
@@ -78,12 +154,54 @@ static struct ctl_table autofsng_sysctls[] = {
 		.extra1		= &agent_timeout_min,
 		.extra2		= &agent_timeout_max,
 	},
+	{
+		.procname	= "max_agents",
+		.data		= &max_agents,
+		.maxlen		= sizeof(max_agents),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ONE,
+		.extra2		= &max_agents_max,
+	},
+	{
+		.procname	= "negative_max",
+		.data		= &negative_max,
+		.maxlen		= sizeof(negative_max),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= &negative_max_max,
+	},
+	{
+		.procname	= "negative_entries",
+		.maxlen		= sizeof(int),
+		.mode		= 0444,
+		.proc_handler	= negative_entries_handler,
+	},
+	{
+		.procname	= "list_max_keys",
+		.data		= &list_max_keys,
+		.maxlen		= sizeof(list_max_keys),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ONE,
+		.extra2		= &list_max_keys_max,
+	},
+	{
+		.procname	= "list_max_bytes",
+		.data		= &list_max_bytes,
+		.maxlen		= sizeof(list_max_bytes),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ONE,
+		.extra2		= &list_max_bytes_max,
+	},
 	{ }
 };
 
 static struct file_system_type autofsng_fs_type = {
 	.owner			= THIS_MODULE,
-	.name			= "autofsng",
+	.name			= AUTOFSNG_FSTYPE,
 	.init_fs_context	= autofsng_init_fs_context,
 	.kill_sb		= autofsng_kill_sb,
 };

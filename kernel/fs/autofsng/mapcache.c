@@ -9,6 +9,15 @@
  * sorted array: the new snapshot.  Readers hold a reference on the
  * snapshot they started with, so a refresh never changes a listing in
  * progress, and a failed refresh keeps the old snapshot.
+ *
+ * One refresh takes at most fs.autofsng.list_max_keys keys and
+ * fs.autofsng.list_max_bytes bytes: past either, writes fail with EFBIG
+ * and the refresh is cut off, like one whose agent fails, is killed or
+ * runs out of time.  A cut off refresh keeps the old snapshot.  The keys
+ * are charged to the writer's memory cgroup.  The builder mutex is never
+ * held across user memory access (a write copies a page, then feeds it
+ * under the mutex), so holding it is bounded and closing the builder,
+ * which cannot fail, may wait for it; writers wait for it killably.
  */
 #define pr_fmt(fmt) "autofsng: " fmt
 
@@ -32,9 +41,14 @@ struct autofsng_builder {
 	struct mutex		lock;		/* protects everything below */
 	bool			closed;
 	bool			nomem;
+	bool			overflow;	/* past a limit: cut off */
 	bool			bad_line;	/* current line is dropped */
 	struct rb_root		keys;
 	unsigned int		nr;
+	unsigned int		total;		/* nr at close, for the log */
+	unsigned int		max_keys;
+	size_t			bytes;
+	size_t			max_bytes;
 	unsigned int		linelen;
 	char			line[NAME_MAX];
 };
@@ -67,8 +81,11 @@ void autofsng_snapshot_put(struct autofsng_snapshot *snap)
 
 	if (!snap || !refcount_dec_and_test(&snap->count))
 		return;
-	for (i = 0; i < snap->nr; i++)
+	for (i = 0; i < snap->nr; i++) {
 		kfree(snap->keys[i]);
+		if (!(i & 1023))
+			cond_resched();
+	}
 	kvfree(snap->keys);
 	kfree(snap);
 }
@@ -104,9 +121,13 @@ bool autofsng_snapshot_has(const struct autofsng_snapshot *snap,
 static void autofsng_builder_free_keys(struct autofsng_builder *b)
 {
 	struct autofsng_key *key, *next;
+	unsigned int i = 0;
 
-	rbtree_postorder_for_each_entry_safe(key, next, &b->keys, node)
+	rbtree_postorder_for_each_entry_safe(key, next, &b->keys, node) {
 		kfree(key);
+		if (!(++i & 1023))
+			cond_resched();
+	}
 	b->keys = RB_ROOT;
 	b->nr = 0;
 }
@@ -135,7 +156,11 @@ static void autofsng_builder_add(struct autofsng_builder *b,
 		parent = *p;
 		p = r < 0 ? &(*p)->rb_left : &(*p)->rb_right;
 	}
-	key = kmalloc(struct_size(key, name, len + 1), GFP_KERNEL);
+	if (b->nr >= b->max_keys) {
+		b->overflow = true;
+		return;
+	}
+	key = kmalloc(struct_size(key, name, len + 1), GFP_KERNEL_ACCOUNT);
 	if (!key) {
 		b->nomem = true;
 		return;
@@ -160,12 +185,20 @@ static void autofsng_builder_end_line(struct autofsng_builder *b)
 	b->bad_line = false;
 }
 
-static void autofsng_builder_feed(struct autofsng_builder *b,
-				  const char *buf, size_t len)
+/* Called with b->lock held.  Return: 0, -EBADF or -EFBIG. */
+static int autofsng_builder_feed(struct autofsng_builder *b,
+				 const char *buf, size_t len)
 {
 	size_t i;
 
-	for (i = 0; i < len; i++) {
+	if (b->closed)
+		return -EBADF;
+	if (b->overflow || len > b->max_bytes - b->bytes) {
+		b->overflow = true;
+		return -EFBIG;
+	}
+	b->bytes += len;
+	for (i = 0; i < len && !b->overflow; i++) {
 		char c = buf[i];
 
 		if (c == '\n') {
@@ -177,8 +210,10 @@ static void autofsng_builder_feed(struct autofsng_builder *b,
 			b->line[b->linelen++] = c;
 		}
 	}
+	return b->overflow ? -EFBIG : 0;
 }
 
+/* Copy a page at a time, then feed it to the builder under its mutex. */
 static ssize_t autofsng_list_write(struct file *file, const char __user *ubuf,
 				   size_t count, loff_t *ppos)
 {
@@ -190,13 +225,9 @@ static ssize_t autofsng_list_write(struct file *file, const char __user *ubuf,
 	kbuf = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	if (!kbuf)
 		return -ENOMEM;
-	if (mutex_lock_killable(&b->lock)) {
-		kfree(kbuf);
-		return -EINTR;
-	}
-	while (done < count) {
-		if (b->closed) {
-			err = -EBADF;
+	while (done < count && !err) {
+		if (fatal_signal_pending(current)) {
+			err = -EINTR;
 			break;
 		}
 		chunk = min_t(size_t, count - done, PAGE_SIZE);
@@ -204,10 +235,16 @@ static ssize_t autofsng_list_write(struct file *file, const char __user *ubuf,
 			err = -EFAULT;
 			break;
 		}
-		autofsng_builder_feed(b, kbuf, chunk);
-		done += chunk;
+		if (mutex_lock_killable(&b->lock)) {
+			err = -EINTR;
+			break;
+		}
+		err = autofsng_builder_feed(b, kbuf, chunk);
+		mutex_unlock(&b->lock);
+		if (!err)
+			done += chunk;
+		cond_resched();
 	}
-	mutex_unlock(&b->lock);
 	kfree(kbuf);
 	return done ? done : err;
 }
@@ -229,16 +266,16 @@ static struct autofsng_snapshot *
 autofsng_builder_close(struct autofsng_builder *b, bool ok)
 {
 	struct autofsng_snapshot *snap = NULL;
-	struct autofsng_key *key, *next;
 	struct rb_node *node;
 	unsigned int i = 0;
 
 	mutex_lock(&b->lock);
 	b->closed = true;
 	/* A last line without its newline still counts. */
-	if (b->linelen)
+	if (b->linelen && !b->overflow)
 		autofsng_builder_end_line(b);
-	if (!ok || b->nomem)
+	b->total = b->nr;
+	if (!ok || b->nomem || b->overflow)
 		goto out;
 	snap = kzalloc(sizeof(*snap), GFP_KERNEL);
 	if (!snap)
@@ -251,16 +288,17 @@ autofsng_builder_close(struct autofsng_builder *b, bool ok)
 		snap = NULL;
 		goto out;
 	}
-	for (node = rb_first(&b->keys); node; node = rb_next(node))
+	for (node = rb_first(&b->keys); node; node = rb_next(node)) {
 		snap->keys[i++] = rb_entry(node, struct autofsng_key, node);
+		if (!(i & 1023))
+			cond_resched();
+	}
 	snap->nr = i;
 	/* The keys belong to the snapshot now. */
 	b->keys = RB_ROOT;
 	b->nr = 0;
 out:
-	rbtree_postorder_for_each_entry_safe(key, next, &b->keys, node)
-		kfree(key);
-	b->keys = RB_ROOT;
+	autofsng_builder_free_keys(b);
 	mutex_unlock(&b->lock);
 	return snap;
 }
@@ -271,23 +309,31 @@ static void autofsng_refresh_finish(struct autofsng_helper *h)
 						  helper);
 	struct autofsng_sb_info *sbi = h->sbi;
 	struct autofsng_mapcache *mc = &sbi->cache;
+	struct autofsng_builder *b = r->builder;
 	struct autofsng_snapshot *snap = NULL, *old = NULL;
+	bool cancelled = h->status == AUTOFSNG_CANCELLED;
 	unsigned long ttl;
 
-	if (r->builder)
-		snap = autofsng_builder_close(r->builder, !h->status);
-	if (!snap)
-		pr_info("listing map %s failed (status %d), keeping the old keys\n",
-			sbi->mapname, h->status);
-	ttl = snap ? sbi->cache_ttl : sbi->negative_timeout;
+	if (b)
+		snap = autofsng_builder_close(b, !h->status);
+	if (b && b->overflow)
+		pr_warn_ratelimited("listing map %s cut off after %u keys and %zu bytes (fs.autofsng.list_max_keys, list_max_bytes), keeping the old keys\n",
+				    sbi->mapname, b->total, b->bytes);
+	else if (!snap && !cancelled)
+		pr_info_ratelimited("listing map %s failed (status %d), keeping the old keys\n",
+				    sbi->mapname, h->status);
+	ttl = snap ? READ_ONCE(sbi->cache_ttl) : READ_ONCE(sbi->negative_timeout);
 
 	spin_lock(&mc->lock);
 	if (snap) {
 		old = mc->snap;
 		mc->snap = snap;
 	}
-	mc->next_refresh = jiffies + ttl * HZ;
-	mc->valid = true;
+	/* A reader killed before the agent ran leaves the cache as it was. */
+	if (!cancelled) {
+		mc->next_refresh = jiffies + ttl * HZ;
+		mc->valid = true;
+	}
 	mc->refresh = NULL;
 	spin_unlock(&mc->lock);
 	autofsng_snapshot_put(old);
@@ -311,7 +357,7 @@ static int autofsng_refresh_args(struct autofsng_refresh *r)
 	struct autofsng_builder *b;
 	struct file *file;
 	char **envp;
-	int i = 0;
+	int i = 0, err;
 
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
@@ -319,6 +365,8 @@ static int autofsng_refresh_args(struct autofsng_refresh *r)
 	refcount_set(&b->count, 1);
 	mutex_init(&b->lock);
 	b->keys = RB_ROOT;
+	b->max_keys = autofsng_list_max_keys();
+	b->max_bytes = autofsng_list_max_bytes();
 	r->builder = b;
 
 	refcount_inc(&b->count);
@@ -328,7 +376,9 @@ static int autofsng_refresh_args(struct autofsng_refresh *r)
 		autofsng_builder_put(b);
 		return PTR_ERR(file);
 	}
-	h->files[h->nr_files++] = file;
+	err = trap_helper_add_file(&h->th, file);
+	if (err)
+		return err;
 
 	envp = autofsng_helper_envp(h, 3);
 	if (!envp)
@@ -475,6 +525,17 @@ void autofsng_mapcache_init(struct autofsng_mapcache *mc)
 	mc->snap = NULL;
 	mc->refresh = NULL;
 	mc->valid = false;
+}
+
+/**
+ * autofsng_mapcache_expire - refresh at the next listing
+ * @mc: the cache
+ */
+void autofsng_mapcache_expire(struct autofsng_mapcache *mc)
+{
+	spin_lock(&mc->lock);
+	mc->valid = false;
+	spin_unlock(&mc->lock);
 }
 
 /**

@@ -10,7 +10,13 @@
  * ->d_automount.  A request's end publishes its outcome before it leaves
  * sbi->requests: a success leaves a mount on the trap, a failure leaves
  * a negative cache entry.  So a walker that finds no request finds one
- * of the two, and never runs the agent twice for one access.
+ * of the two, and never runs the agent twice for one access.  A request
+ * whose starter was killed before its agent could run (see helper.c)
+ * ends with neither: its waiters start again.
+ *
+ * Requests are hashed by trap dentry.  The negative cache is hashed by
+ * key and bounded by fs.autofsng.negative_max per superblock: a new
+ * entry beyond it evicts the oldest.  Both live under sbi->lock.
  */
 #define pr_fmt(fmt) "autofsng: " fmt
 
@@ -25,19 +31,24 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/jiffies.h>
+#include <linux/hashtable.h>
+#include <linux/sched/signal.h>
+#include <linux/stringhash.h>
 #include "autofsng_i.h"
 
 struct autofsng_request {
 	struct autofsng_helper	helper;
-	struct list_head	list;		/* sbi->requests, sbi->lock */
+	struct hlist_node	node;		/* sbi->requests, sbi->lock */
 	struct path		path;		/* the trap, requester's mount */
 	char			*key;
 };
 
-/* A key that recently failed; sbi->negative, under sbi->lock. */
+/* A key that recently failed; under sbi->lock. */
 struct autofsng_negative {
-	struct list_head	list;
+	struct hlist_node	node;		/* sbi->negative_hash */
+	struct list_head	list;		/* sbi->negative, oldest first */
 	unsigned long		expires;	/* jiffies */
+	u32			hash;
 	unsigned int		len;
 	char			name[];
 };
@@ -49,53 +60,116 @@ static const char *autofsng_key_of(struct autofsng_sb_info *sbi,
 }
 
 /**
+ * autofsng_request_init - empty request and negative tables
+ * @sbi: the new superblock info
+ */
+void autofsng_request_init(struct autofsng_sb_info *sbi)
+{
+	hash_init(sbi->requests);
+	hash_init(sbi->negative_hash);
+	INIT_LIST_HEAD(&sbi->negative);
+	sbi->nr_negative = 0;
+}
+
+static u32 autofsng_negative_hash(struct autofsng_sb_info *sbi,
+				  const struct qstr *name)
+{
+	return full_name_hash(sbi, name->name, name->len);
+}
+
+/* Called with sbi->lock held. */
+static void autofsng_negative_drop(struct autofsng_sb_info *sbi,
+				   struct autofsng_negative *neg)
+{
+	hash_del(&neg->node);
+	list_del(&neg->list);
+	sbi->nr_negative--;
+	autofsng_negative_count(-1);
+	kfree(neg);
+}
+
+/* Called with sbi->lock held. */
+static struct autofsng_negative *
+autofsng_negative_find(struct autofsng_sb_info *sbi, const struct qstr *name,
+		       u32 hash)
+{
+	struct autofsng_negative *neg;
+
+	hash_for_each_possible(sbi->negative_hash, neg, node, hash) {
+		if (neg->hash == hash && neg->len == name->len &&
+		    !memcmp(neg->name, name->name, name->len))
+			return neg;
+	}
+	return NULL;
+}
+
+/**
  * autofsng_negative_cached - whether a key failed within negative_timeout
  * @sbi: the superblock
  * @name: the key
  *
- * Expired entries met on the way are freed.
+ * An expired entry found is freed.
  *
  * Return: true while the key is negative.
  */
 bool autofsng_negative_cached(struct autofsng_sb_info *sbi,
 			      const struct qstr *name)
 {
-	struct autofsng_negative *neg, *next;
+	u32 hash = autofsng_negative_hash(sbi, name);
+	struct autofsng_negative *neg;
 	bool found = false;
-	LIST_HEAD(expired);
 
 	spin_lock(&sbi->lock);
-	list_for_each_entry_safe(neg, next, &sbi->negative, list) {
-		if (time_after_eq(jiffies, neg->expires)) {
-			list_move(&neg->list, &expired);
-			continue;
-		}
-		if (neg->len == name->len &&
-		    !memcmp(neg->name, name->name, name->len))
-			found = true;
-	}
+	neg = autofsng_negative_find(sbi, name, hash);
+	if (neg && time_after_eq(jiffies, neg->expires))
+		autofsng_negative_drop(sbi, neg);
+	else if (neg)
+		found = true;
 	spin_unlock(&sbi->lock);
-
-	list_for_each_entry_safe(neg, next, &expired, list)
-		kfree(neg);
 	return found;
+}
+
+/* Make room for one entry: drop expired and, past the bound, old ones. */
+static void autofsng_negative_trim(struct autofsng_sb_info *sbi,
+				   unsigned int max)
+{
+	struct autofsng_negative *neg;
+
+	while (!list_empty(&sbi->negative)) {
+		neg = list_first_entry(&sbi->negative,
+				       struct autofsng_negative, list);
+		if (sbi->nr_negative < max &&
+		    time_before(jiffies, neg->expires))
+			break;
+		autofsng_negative_drop(sbi, neg);
+	}
 }
 
 static void autofsng_negative_add(struct autofsng_sb_info *sbi,
 				  const struct qstr *name)
 {
-	struct autofsng_negative *neg;
+	unsigned int timeout = READ_ONCE(sbi->negative_timeout);
+	unsigned int max = autofsng_negative_max();
+	struct autofsng_negative *neg, *old;
 
-	if (!sbi->negative_timeout)
+	if (!timeout || !max)
 		return;
 	neg = kmalloc(struct_size(neg, name, name->len), GFP_KERNEL);
 	if (!neg)
 		return;
 	neg->len = name->len;
 	memcpy(neg->name, name->name, name->len);
-	neg->expires = jiffies + (unsigned long)sbi->negative_timeout * HZ;
+	neg->hash = autofsng_negative_hash(sbi, name);
+	neg->expires = jiffies + (unsigned long)timeout * HZ;
 	spin_lock(&sbi->lock);
-	list_add(&neg->list, &sbi->negative);
+	old = autofsng_negative_find(sbi, name, neg->hash);
+	if (old)
+		autofsng_negative_drop(sbi, old);
+	autofsng_negative_trim(sbi, max);
+	hash_add(sbi->negative_hash, &neg->node, neg->hash);
+	list_add_tail(&neg->list, &sbi->negative);
+	sbi->nr_negative++;
+	autofsng_negative_count(1);
 	spin_unlock(&sbi->lock);
 }
 
@@ -108,8 +182,7 @@ void autofsng_negative_free(struct autofsng_sb_info *sbi)
 	struct autofsng_negative *neg, *next;
 
 	list_for_each_entry_safe(neg, next, &sbi->negative, list)
-		kfree(neg);
-	INIT_LIST_HEAD(&sbi->negative);
+		autofsng_negative_drop(sbi, neg);
 }
 
 /* Called with sbi->lock held; takes a reference on the request found. */
@@ -118,7 +191,8 @@ autofsng_request_find(struct autofsng_sb_info *sbi, const struct path *path)
 {
 	struct autofsng_request *req;
 
-	list_for_each_entry(req, &sbi->requests, list) {
+	hash_for_each_possible(sbi->requests, req, node,
+			       (unsigned long)path->dentry) {
 		if (req->path.mnt == path->mnt &&
 		    req->path.dentry == path->dentry) {
 			refcount_inc(&req->helper.count);
@@ -128,7 +202,39 @@ autofsng_request_find(struct autofsng_sb_info *sbi, const struct path *path)
 	return NULL;
 }
 
-/* The agent has exited: publish the outcome, then leave the list. */
+static const char *const autofsng_exit_names[] = {
+	[AUTOFSNG_EXIT_OK]		= "exited 0 but mounted nothing",
+	[AUTOFSNG_EXIT_INTERNAL]	= "internal error",
+	[AUTOFSNG_EXIT_USAGE]		= "usage or configuration error",
+	[AUTOFSNG_EXIT_NOKEY]		= "no such key",
+	[AUTOFSNG_EXIT_UNAVAIL]		= "map source unavailable",
+	[AUTOFSNG_EXIT_MALFORMED]	= "malformed map entry",
+	[AUTOFSNG_EXIT_MOUNT]		= "mount failed",
+};
+
+/* Log why a lookup failed: once per request, at most a few per second. */
+static void autofsng_request_log(struct autofsng_request *req, int status)
+{
+	const char *map = req->helper.sbi->mapname, *key = req->key ?: "";
+	unsigned int code = (status >> 8) & 0xff;
+
+	if (status > 0 && !(status & 0x7f) &&
+	    code < ARRAY_SIZE(autofsng_exit_names) && autofsng_exit_names[code])
+		pr_info_ratelimited("lookup of key '%s' in map %s failed: agent exit %d (%s)\n",
+				    key, map, code, autofsng_exit_names[code]);
+	else if (status > 0)
+		pr_info_ratelimited("lookup of key '%s' in map %s failed: agent wait status %d\n",
+				    key, map, status);
+	else if (status)
+		pr_info_ratelimited("lookup of key '%s' in map %s failed: error %d\n",
+				    key, map, status);
+	else
+		pr_info_ratelimited("lookup of key '%s' in map %s failed: agent %s\n",
+				    key, map,
+				    autofsng_exit_names[AUTOFSNG_EXIT_OK]);
+}
+
+/* The agent has exited: publish the outcome, then leave the table. */
 static void autofsng_request_finish(struct autofsng_helper *h)
 {
 	struct autofsng_request *req = container_of(h, struct autofsng_request,
@@ -137,23 +243,15 @@ static void autofsng_request_finish(struct autofsng_helper *h)
 	struct dentry *dentry = req->path.dentry;
 	bool mounted = path_is_mountpoint(&req->path);
 
-	if (h->status || !mounted) {
-		if (h->status > 0)
-			pr_info("lookup of key '%s' in map %s failed: agent wait status %d\n",
-				req->key ?: "", sbi->mapname, h->status);
-		else if (h->status)
-			pr_info("lookup of key '%s' in map %s failed: error %d\n",
-				req->key ?: "", sbi->mapname, h->status);
-		else
-			pr_info("lookup of key '%s' in map %s failed: agent exited 0 but mounted nothing\n",
-				req->key ?: "", sbi->mapname);
+	if (h->status != AUTOFSNG_CANCELLED && (h->status || !mounted)) {
+		autofsng_request_log(req, h->status);
 		autofsng_negative_add(sbi, &dentry->d_name);
 		/* Forget the key unless some namespace has it mounted. */
 		if (!IS_ROOT(dentry) && !d_mountpoint(dentry))
 			d_drop(dentry);
 	}
 	spin_lock(&sbi->lock);
-	list_del_init(&req->list);
+	hash_del(&req->node);
 	spin_unlock(&sbi->lock);
 }
 
@@ -188,16 +286,20 @@ static int autofsng_request_args(struct autofsng_request *req)
 	struct autofsng_sb_info *sbi = h->sbi;
 	struct file *file;
 	char **envp;
-	int i = 0;
+	int i = 0, err;
 
 	file = dentry_open(&req->path, O_PATH, current_cred());
 	if (IS_ERR(file))
 		return PTR_ERR(file);
-	h->files[h->nr_files++] = file;
+	err = trap_helper_add_file(&h->th, file);
+	if (err)
+		return err;
 	file = autofsng_open_mntns();
 	if (IS_ERR(file))
 		return PTR_ERR(file);
-	h->files[h->nr_files++] = file;
+	err = trap_helper_add_file(&h->th, file);
+	if (err)
+		return err;
 
 	envp = autofsng_helper_envp(h, 8);
 	if (!envp)
@@ -237,7 +339,7 @@ autofsng_request_alloc(struct autofsng_sb_info *sbi, const struct path *path)
 		return NULL;
 	req->helper.finish = autofsng_request_finish;
 	req->helper.release = autofsng_request_release;
-	INIT_LIST_HEAD(&req->list);
+	INIT_HLIST_NODE(&req->node);
 	req->path = *path;
 	path_get(&req->path);
 	err = autofsng_helper_init_common(&req->helper, sbi, "lookup");
@@ -304,7 +406,8 @@ autofsng_request_get(struct autofsng_sb_info *sbi, struct path *path,
 	spin_lock(&sbi->lock);
 	req = autofsng_request_find(sbi, path);
 	if (!req) {
-		list_add(&new->list, &sbi->requests);
+		hash_add(sbi->requests, &new->node,
+			 (unsigned long)path->dentry);
 		req = new;
 		new = NULL;
 		*started = true;
@@ -356,16 +459,22 @@ struct vfsmount *autofsng_request_mount(struct path *path)
 				    task_pid_nr(current));
 		return ERR_PTR(-EPERM);
 	}
-	req = autofsng_request_get(sbi, path, &started);
-	if (IS_ERR_OR_NULL(req))
-		return ERR_CAST(req);
-	if (started)
-		autofsng_request_start(req);
-	err = autofsng_helper_wait(&req->helper);
-	status = req->helper.status;
-	autofsng_helper_put(&req->helper);
-	if (err)
-		return ERR_PTR(err);
+	do {
+		started = false;
+		req = autofsng_request_get(sbi, path, &started);
+		if (IS_ERR_OR_NULL(req))
+			return ERR_CAST(req);
+		if (started)
+			autofsng_request_start(req);
+		err = autofsng_helper_wait(&req->helper);
+		status = req->helper.status;
+		autofsng_helper_put(&req->helper);
+		if (err)
+			return ERR_PTR(err);
+		/* Its starter died in the queue: take its place. */
+	} while (status == AUTOFSNG_CANCELLED && !fatal_signal_pending(current));
+	if (status == AUTOFSNG_CANCELLED)
+		return ERR_PTR(-EINTR);
 	if (path_is_mountpoint(path))
 		return NULL;
 	return ERR_PTR(status == -ETIMEDOUT ? -ETIMEDOUT : -ENOENT);
@@ -378,8 +487,9 @@ struct vfsmount *autofsng_request_mount(struct path *path)
  * A walker that waited for a request that mounted nothing fails with the
  * request: it must not go on to see the empty trap directory.
  *
- * Return: 0 when no request runs or it mounted, -EINTR when the walker
- * was killed, -ENOENT or -ETIMEDOUT when the request failed.
+ * Return: 0 when no request runs, it mounted or it was cancelled (the
+ * walk goes on to ->d_automount), -EINTR when the walker was killed,
+ * -ENOENT or -ETIMEDOUT when the request failed.
  */
 int autofsng_request_wait(const struct path *path)
 {
@@ -397,7 +507,7 @@ int autofsng_request_wait(const struct path *path)
 	autofsng_helper_put(&req->helper);
 	if (err)
 		return err;
-	if (path_is_mountpoint(path))
+	if (path_is_mountpoint(path) || status == AUTOFSNG_CANCELLED)
 		return 0;
 	return status == -ETIMEDOUT ? -ETIMEDOUT : -ENOENT;
 }

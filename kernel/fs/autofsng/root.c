@@ -88,7 +88,7 @@ static struct dentry *autofsng_lookup(struct inode *dir, struct dentry *dentry,
 	if (autofsng_negative_cached(sbi, &dentry->d_name))
 		return ERR_PTR(-ENOENT);
 
-	if (sbi->browse) {
+	if (READ_ONCE(sbi->browse)) {
 		snap = autofsng_snapshot_peek(dir->i_sb);
 		if (snap && autofsng_snapshot_has(snap, dentry->d_name.name,
 						  dentry->d_name.len)) {
@@ -190,7 +190,7 @@ static int autofsng_dir_prepare(struct file *file, struct autofsng_dir *d)
 	struct autofsng_snapshot *snap;
 
 	autofsng_dir_clear(d);
-	if (sbi->browse) {
+	if (READ_ONCE(sbi->browse)) {
 		snap = autofsng_snapshot_get(file_inode(file)->i_sb,
 					     &file->f_path);
 		if (IS_ERR(snap))

@@ -26,21 +26,23 @@ enum autofsng_param {
 };
 
 static const struct fs_parameter_spec autofsng_param_specs[] = {
-	fsparam_flag("direct",			OPT_DIRECT),
-	fsparam_flag("indirect",		OPT_INDIRECT),
-	fsparam_flag("browse",			OPT_BROWSE),
-	fsparam_flag("nobrowse",		OPT_NOBROWSE),
-	fsparam_string("mapkey",		OPT_MAPKEY),
-	fsparam_string("mapoffset",		OPT_MAPOFFSET),
-	fsparam_string("opt",			OPT_OPT),
-	fsparam_u32("negative_timeout",		OPT_NEGATIVE_TIMEOUT),
-	fsparam_u32("cache_ttl",		OPT_CACHE_TTL),
+	fsparam_flag(AUTOFSNG_OPT_DIRECT,		OPT_DIRECT),
+	fsparam_flag(AUTOFSNG_OPT_INDIRECT,		OPT_INDIRECT),
+	fsparam_flag(AUTOFSNG_OPT_BROWSE,		OPT_BROWSE),
+	fsparam_flag(AUTOFSNG_OPT_NOBROWSE,		OPT_NOBROWSE),
+	fsparam_string(AUTOFSNG_OPT_MAPKEY,		OPT_MAPKEY),
+	fsparam_string(AUTOFSNG_OPT_MAPOFFSET,		OPT_MAPOFFSET),
+	fsparam_string(AUTOFSNG_OPT_OPT,		OPT_OPT),
+	fsparam_u32(AUTOFSNG_OPT_NEGATIVE_TIMEOUT,	OPT_NEGATIVE_TIMEOUT),
+	fsparam_u32(AUTOFSNG_OPT_CACHE_TTL,		OPT_CACHE_TTL),
 	{}
 };
 
 /*
- * The options being parsed.  type_seen and browse_seen catch a second
- * or contradicting indirect/direct and browse/nobrowse.
+ * The options being parsed.  seen catches a second or contradicting
+ * option at mount time; a remount takes the last of each, because
+ * mount(8) hands back the options it found in mountinfo before the new
+ * ones.
  */
 struct autofsng_fs_context {
 	struct autofsng_sb_info	*sbi;
@@ -50,7 +52,8 @@ struct autofsng_fs_context {
 static int autofsng_seen_once(struct fs_context *fc, unsigned long *seen,
 			      int opt, int group, const char *key)
 {
-	if (*seen & (BIT(opt) | BIT(group)))
+	if ((*seen & (BIT(opt) | BIT(group))) &&
+	    fc->purpose != FS_CONTEXT_FOR_RECONFIGURE)
 		return invalfc(fc, "option '%s' given twice or contradicted",
 			       key);
 	*seen |= BIT(opt) | BIT(group);
@@ -62,6 +65,7 @@ static int autofsng_parse_string(struct fs_context *fc, char **dst,
 {
 	if (!*param->string)
 		return invalfc(fc, "option '%s' needs a value", param->key);
+	kfree(*dst);
 	*dst = param->string;
 	param->string = NULL;
 	return 0;
@@ -116,6 +120,7 @@ static int autofsng_parse_param(struct fs_context *fc,
 	case OPT_MAPOFFSET:
 		return autofsng_parse_string(fc, &sbi->mapoffset, param);
 	case OPT_OPT:
+		kfree(sbi->mapoptions);
 		sbi->mapoptions = param->string;
 		param->string = NULL;
 		break;
@@ -178,16 +183,19 @@ static int autofsng_show_options(struct seq_file *m, struct dentry *root)
 {
 	struct autofsng_sb_info *sbi = autofsng_sbi(root->d_sb);
 
-	seq_puts(m, sbi->direct ? ",direct" : ",indirect");
-	seq_puts(m, sbi->browse ? ",browse" : ",nobrowse");
+	seq_printf(m, ",%s", sbi->direct ? AUTOFSNG_OPT_DIRECT :
+					   AUTOFSNG_OPT_INDIRECT);
+	seq_printf(m, ",%s", READ_ONCE(sbi->browse) ? AUTOFSNG_OPT_BROWSE :
+						      AUTOFSNG_OPT_NOBROWSE);
 	if (sbi->mapkey)
-		seq_show_option(m, "mapkey", sbi->mapkey);
+		seq_show_option(m, AUTOFSNG_OPT_MAPKEY, sbi->mapkey);
 	if (sbi->mapoffset)
-		seq_show_option(m, "mapoffset", sbi->mapoffset);
+		seq_show_option(m, AUTOFSNG_OPT_MAPOFFSET, sbi->mapoffset);
 	if (sbi->mapoptions)
-		seq_show_option(m, "opt", sbi->mapoptions);
-	seq_printf(m, ",negative_timeout=%u,cache_ttl=%u",
-		   sbi->negative_timeout, sbi->cache_ttl);
+		seq_show_option(m, AUTOFSNG_OPT_OPT, sbi->mapoptions);
+	seq_printf(m, ",%s=%u,%s=%u",
+		   AUTOFSNG_OPT_NEGATIVE_TIMEOUT, READ_ONCE(sbi->negative_timeout),
+		   AUTOFSNG_OPT_CACHE_TTL, READ_ONCE(sbi->cache_ttl));
 	return 0;
 }
 
@@ -266,10 +274,66 @@ static void autofsng_free_fc(struct fs_context *fc)
 	kfree(ctx);
 }
 
+static bool autofsng_same_string(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The first option of a remount that would change what mount fixed. */
+static const char *autofsng_fixed_changed(const struct autofsng_fs_context *ctx,
+					  const struct autofsng_sb_info *sbi)
+{
+	const struct autofsng_sb_info *want = ctx->sbi;
+
+	if ((ctx->seen & BIT(OPT_DIRECT)) && want->direct != sbi->direct)
+		return want->direct ? AUTOFSNG_OPT_DIRECT : AUTOFSNG_OPT_INDIRECT;
+	if ((ctx->seen & BIT(OPT_MAPKEY)) &&
+	    !autofsng_same_string(want->mapkey, sbi->mapkey))
+		return AUTOFSNG_OPT_MAPKEY;
+	if ((ctx->seen & BIT(OPT_MAPOFFSET)) &&
+	    !autofsng_same_string(want->mapoffset, sbi->mapoffset))
+		return AUTOFSNG_OPT_MAPOFFSET;
+	if ((ctx->seen & BIT(OPT_OPT)) &&
+	    !autofsng_same_string(want->mapoptions, sbi->mapoptions))
+		return AUTOFSNG_OPT_OPT;
+	return NULL;
+}
+
+/*
+ * A remount changes browse/nobrowse, negative_timeout and cache_ttl, and
+ * refuses to change the others (the map a trap stands for, and what a
+ * request hands the agent, are the mount's identity).  Giving a fixed
+ * option its current value is not a change.
+ */
+static int autofsng_reconfigure(struct fs_context *fc)
+{
+	struct autofsng_fs_context *ctx = fc->fs_private;
+	struct autofsng_sb_info *sbi = autofsng_sbi(fc->root->d_sb);
+	struct autofsng_sb_info *want = ctx->sbi;
+	const char *fixed = autofsng_fixed_changed(ctx, sbi);
+
+	if (fixed)
+		return invalfc(fc, "option '%s' cannot be changed by remount",
+			       fixed);
+	if ((ctx->seen & BIT(OPT_BROWSE)) && want->browse && sbi->direct)
+		return invalfc(fc, "option '%s' is not valid for direct mounts",
+			       AUTOFSNG_OPT_BROWSE);
+	if (ctx->seen & BIT(OPT_BROWSE))
+		WRITE_ONCE(sbi->browse, want->browse);
+	if (ctx->seen & BIT(OPT_NEGATIVE_TIMEOUT))
+		WRITE_ONCE(sbi->negative_timeout, want->negative_timeout);
+	if (ctx->seen & BIT(OPT_CACHE_TTL)) {
+		WRITE_ONCE(sbi->cache_ttl, want->cache_ttl);
+		autofsng_mapcache_expire(&sbi->cache);
+	}
+	return 0;
+}
+
 static const struct fs_context_operations autofsng_context_ops = {
 	.free		= autofsng_free_fc,
 	.parse_param	= autofsng_parse_param,
 	.get_tree	= autofsng_get_tree,
+	.reconfigure	= autofsng_reconfigure,
 };
 
 /**
@@ -295,8 +359,8 @@ int autofsng_init_fs_context(struct fs_context *fc)
 	sbi->cache_ttl = AUTOFSNG_DEFAULT_CACHE_TTL;
 	spin_lock_init(&sbi->lock);
 	INIT_LIST_HEAD(&sbi->helpers);
-	INIT_LIST_HEAD(&sbi->requests);
-	INIT_LIST_HEAD(&sbi->negative);
+	INIT_LIST_HEAD(&sbi->slot_waiters);
+	autofsng_request_init(sbi);
 	atomic_set(&sbi->inflight, 0);
 	mutex_init(&sbi->instantiate_lock);
 	autofsng_mapcache_init(&sbi->cache);

@@ -25,7 +25,7 @@ struct trapfs_sb_info {
 	unsigned int helper_timeout;
 	/*
 	 * lock protects reqs, nr_reqs, the d_fsdata of every dentry of this
-	 * super block, and the pgrp and expired fields of each request.
+	 * super block, and the helper process (th) of each request.
 	 */
 	spinlock_t lock;
 	struct list_head reqs;

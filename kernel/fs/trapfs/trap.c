@@ -34,14 +34,14 @@
 #include <linux/pid.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include <linux/syscalls.h>
+#include <linux/trap_helper.h>
 #include <linux/umh.h>
 #include <linux/workqueue.h>
 
 #include "internal.h"
 
-/* the directory's O_PATH descriptor in the helper */
-#define TRAPFS_HELPER_DIRFD	3
+/* the directory's O_PATH descriptor in the helper: its first file */
+static_assert(TRAP_HELPER_FD == 3);
 
 static const char trapfs_env_dirfd[] = "TRAPFS_DIRFD=3";
 static const char trapfs_env_home[] = "HOME=/";
@@ -53,7 +53,10 @@ static struct workqueue_struct *trapfs_wq;
  * One run of the helper for one missing name.  References: one for being
  * in flight (in sbi->reqs and dentry->d_fsdata, dropped when the helper is
  * gone), one for the run work and the umh subprocess_info, one for a
- * pending kill work, and one per waiter.
+ * pending kill work, and one per waiter.  The dentry and the directory
+ * (with its mount) are held only while the helper may run: the run puts
+ * them before it wakes the waiters, so a waiter that returns to user
+ * space leaves nothing that keeps the mount busy.
  */
 struct trapfs_req {
 	struct kref kref;
@@ -61,8 +64,7 @@ struct trapfs_req {
 	struct list_head list;
 	struct dentry *dentry;		/* the missing name */
 	struct path dir;		/* its directory, as the first walker saw it */
-	struct pid *pgrp;		/* the helper's process group */
-	bool expired;			/* past helper_timeout before it started */
+	struct trap_helper th;		/* the process (fs/trap_helper.c) */
 	unsigned long deadline;		/* jiffies: waiters give up here */
 	unsigned int timeout;		/* seconds, for the log */
 	struct completion done;
@@ -78,7 +80,7 @@ static void trapfs_req_release(struct kref *kref)
 
 	dput(req->dentry);
 	path_put(&req->dir);
-	put_pid(req->pgrp);
+	trap_helper_put_files(&req->th);
 	kfree(req->argv[0]);
 	kfree(req->envp[1]);
 	kfree(req->envp[2]);
@@ -170,12 +172,15 @@ static struct trapfs_req *trapfs_req_alloc(const struct path *path)
 {
 	struct trapfs_sb_info *sbi = trapfs_sb(path->dentry->d_sb);
 	struct trapfs_req *req;
+	struct file *dirfile;
+	int err;
 
 	req = kzalloc(sizeof(*req), GFP_KERNEL);
 	if (!req)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&req->kref);
 	req->sbi = sbi;
+	trap_helper_init(&req->th, &sbi->lock);
 	INIT_LIST_HEAD(&req->list);
 	init_completion(&req->done);
 	INIT_WORK(&req->run, trapfs_req_run);
@@ -185,19 +190,32 @@ static struct trapfs_req *trapfs_req_alloc(const struct path *path)
 	req->dir.dentry = dget_parent(path->dentry);
 	req->timeout = READ_ONCE(sbi->helper_timeout);
 	req->deadline = jiffies + req->timeout * HZ;
-	if (trapfs_req_env(req)) {
+	err = trapfs_req_env(req);
+	dirfile = err ? NULL : dentry_open(&req->dir, O_PATH, current_cred());
+	if (IS_ERR(dirfile))
+		err = PTR_ERR(dirfile);
+	else if (dirfile)
+		err = trap_helper_add_file(&req->th, dirfile);
+	if (err) {
 		trapfs_req_put(req);
-		return ERR_PTR(-ENOMEM);
+		return ERR_PTR(err);
 	}
 	return req;
 }
 
-/* The helper is gone (or never started): wake the waiters, cache a miss. */
+/*
+ * The helper is gone (or never started): stop the kill work, cache a miss,
+ * let go of the dentry and the mount, and only then wake the waiters.
+ */
 static void trapfs_req_finish(struct trapfs_req *req, int status)
 {
 	struct trapfs_sb_info *sbi = req->sbi;
 	struct dentry *dentry = req->dentry;
 
+	/* A kill work that is running touches sbi: let it end first. */
+	if (cancel_delayed_work_sync(&req->kill))
+		trapfs_req_put(req);
+	trap_helper_exit(&req->th);
 	if (status)
 		pr_info_ratelimited("helper %s for %s %s: wait status %#x\n",
 				    req->argv[0], req->envp[1], req->envp[2],
@@ -208,9 +226,12 @@ static void trapfs_req_finish(struct trapfs_req *req, int status)
 	dentry->d_fsdata = NULL;
 	trapfs_cache_miss(dentry);
 	spin_unlock(&sbi->lock);
+	req->dentry = NULL;
+	dput(dentry);
+	path_put(&req->dir);
+	req->dir.dentry = NULL;
+	req->dir.mnt = NULL;
 	complete_all(&req->done);
-	if (cancel_delayed_work(&req->kill))
-		trapfs_req_put(req);
 	trapfs_req_put(req);	/* in flight */
 	trapfs_req_put(req);	/* the run */
 }
@@ -219,36 +240,8 @@ static void trapfs_req_finish(struct trapfs_req *req, int status)
 static int trapfs_helper_init(struct subprocess_info *info, struct cred *new)
 {
 	struct trapfs_req *req = info->data;
-	struct file *file;
-	int err, fd;
 
-	err = ksys_setsid();
-	if (err < 0)
-		return err;
-	err = 0;
-	spin_lock(&req->sbi->lock);
-	if (req->expired)
-		err = -ETIME;
-	else
-		req->pgrp = get_pid(task_pgrp(current));
-	spin_unlock(&req->sbi->lock);
-	if (err)
-		return err;
-
-	/* stdin, stdout and stderr on /dev/null when the system has one */
-	file = filp_open("/dev/null", O_RDWR, 0);
-	if (!IS_ERR(file)) {
-		for (fd = 0; fd < 3; fd++)
-			replace_fd(fd, file, 0);
-		fput(file);
-	}
-
-	file = dentry_open(&req->dir, O_PATH, current_cred());
-	if (IS_ERR(file))
-		return PTR_ERR(file);
-	err = replace_fd(TRAPFS_HELPER_DIRFD, file, 0);
-	fput(file);
-	return err < 0 ? err : 0;
+	return trap_helper_enter(&req->th);
 }
 
 /* Called exactly once per subprocess_info, after the helper has exited. */
@@ -278,21 +271,11 @@ static void trapfs_req_kill(struct work_struct *work)
 {
 	struct trapfs_req *req = container_of(to_delayed_work(work),
 					      struct trapfs_req, kill);
-	struct pid *pgrp = NULL;
 
-	spin_lock(&req->sbi->lock);
-	if (!completion_done(&req->done)) {
-		req->expired = true;
-		pgrp = get_pid(req->pgrp);
-	}
-	spin_unlock(&req->sbi->lock);
-	if (pgrp) {
+	if (trap_helper_kill(&req->th))
 		pr_warn_ratelimited("helper %s for %s %s: no answer in %u s, killed\n",
 				    req->argv[0], req->envp[1], req->envp[2],
 				    req->timeout);
-		kill_pgrp(pgrp, SIGKILL, 1);
-		put_pid(pgrp);
-	}
 	trapfs_req_put(req);
 }
 
@@ -329,11 +312,15 @@ static struct trapfs_req *trapfs_req_start(const struct path *path)
 	kref_get(&req->kref);	/* in flight */
 	spin_unlock(&sbi->lock);
 
+	/*
+	 * The kill work is armed before the run is queued: a run that ends
+	 * at once then finds it pending and cancels it, and does not leave
+	 * it holding the request until helper_timeout.
+	 */
+	kref_get(&req->kref);	/* the kill */
+	queue_delayed_work(system_wq, &req->kill, req->timeout * HZ);
 	kref_get(&req->kref);	/* the run */
 	queue_work(trapfs_wq, &req->run);
-	kref_get(&req->kref);	/* the kill */
-	if (!queue_delayed_work(system_wq, &req->kill, req->timeout * HZ))
-		trapfs_req_put(req);
 	return req;
 }
 
@@ -359,7 +346,7 @@ static bool trapfs_is_helper(struct trapfs_sb_info *sbi)
 
 	spin_lock(&sbi->lock);
 	list_for_each_entry(req, &sbi->reqs, list) {
-		if (req->pgrp == pgrp) {
+		if (req->th.pgrp == pgrp) {
 			found = true;
 			break;
 		}
@@ -408,6 +395,23 @@ static int trapfs_recheck(const struct path *path)
 	return ret;
 }
 
+/*
+ * The helper runs with full privileges in the initial namespaces; a
+ * process in a user namespace of its own, which a path walk there would
+ * give no such power, does not get to run it (autofsng refuses the same).
+ */
+static int trapfs_refuse_userns(struct dentry *dentry)
+{
+	struct name_snapshot name;
+
+	take_dentry_name_snapshot(&name, dentry);
+	pr_warn_ratelimited("%s: refused lookup of %s from pid %d: non-initial user namespace\n",
+			    trapfs_sb(dentry->d_sb)->helper, name.name.name,
+			    task_pid_nr(current));
+	release_dentry_name_snapshot(&name);
+	return -EPERM;
+}
+
 static int trapfs_d_manage(const struct path *path, bool rcu_walk)
 {
 	struct dentry *dentry = path->dentry;
@@ -422,6 +426,8 @@ static int trapfs_d_manage(const struct path *path, bool rcu_walk)
 			return -ECHILD;
 		if (trapfs_is_helper(trapfs_sb(dentry->d_sb)))
 			return 0;
+		if (current_user_ns() != &init_user_ns)
+			return trapfs_refuse_userns(dentry);
 		req = trapfs_req_get(dentry);
 		if (!req)
 			req = trapfs_req_start(path);

@@ -11,6 +11,20 @@
  *                                        FILE.started, wait until FILE
  *                                        exists, read the rest:
  *                                        prints the entry count
+ *   autofsng-hammer flood N PAR HOLD PREFIX
+ *                                        stat PREFIX0 .. PREFIX(N-1), at
+ *                                        most PAR at once, each child
+ *                                        killed by SIGALRM after HOLD
+ *                                        seconds (0: never); prints
+ *                                        "ok=X fail=Y killed=Z ms=T"
+ *   autofsng-hammer census STOPFILE COMM...
+ *                                        until STOPFILE exists (at least
+ *                                        once), count the session leaders
+ *                                        named COMM in /proc (an agent
+ *                                        leads its session; its forked
+ *                                        children share its name until
+ *                                        they exec, and do not count);
+ *                                        prints "max=M samples=S"
  *
  * "same" and "keys" start all children together and print
  * "ok=X fail=Y ms=Z"; a child fails when its stat fails.
@@ -135,6 +149,115 @@ static int list(const char *dir, const char *wait_for)
 	return 0;
 }
 
+/* One child of the flood: stat one key, die of SIGALRM after hold s. */
+static void flood_child(const char *prefix, long i, int hold)
+{
+	char path[4096];
+	struct stat st;
+
+	if (hold)
+		alarm(hold);
+	snprintf(path, sizeof(path), "%s%ld", prefix, i);
+	_exit(stat(path, &st) < 0 ? 1 : 0);
+}
+
+static void flood_count(int status, long *ok, long *fail, long *killed)
+{
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		(*ok)++;
+	else if (WIFSIGNALED(status))
+		(*killed)++;
+	else
+		(*fail)++;
+}
+
+static int flood(long n, int par, int hold, const char *prefix)
+{
+	long i = 0, running = 0, ok = 0, fail = 0, killed = 0;
+	double start = now();
+	int status;
+
+	while (i < n || running) {
+		if (i < n && running < par) {
+			pid_t pid = fork();
+
+			if (pid == 0)
+				flood_child(prefix, i, hold);
+			if (pid > 0) {
+				running++;
+				i++;
+				continue;
+			}
+		}
+		if (wait(&status) < 0)
+			break;
+		running--;
+		flood_count(status, &ok, &fail, &killed);
+	}
+	printf("ok=%ld fail=%ld killed=%ld ms=%.0f\n", ok, fail, killed,
+	       (now() - start) * 1e3);
+	return 0;
+}
+
+/* Whether /proc/PID/stat names a session leader called one of names. */
+static int census_match(const char *pid, char **names, int nr)
+{
+	char path[300], line[512], *open_paren, *close_paren;
+	int i, sid = -1, match = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fgets(line, sizeof(line), f)) {
+		open_paren = strchr(line, '(');
+		close_paren = strrchr(line, ')');
+		if (open_paren && close_paren) {
+			*close_paren = '\0';
+			/* after "(comm)": state ppid pgrp session */
+			if (sscanf(close_paren + 2, "%*c %*d %*d %d", &sid) != 1)
+				sid = -1;
+			for (i = 0; i < nr; i++)
+				match |= !strcmp(open_paren + 1, names[i]);
+		}
+	}
+	fclose(f);
+	return match && sid == atoi(pid);
+}
+
+static int census_one(char **names, int nr)
+{
+	struct dirent *d;
+	int count = 0;
+	DIR *proc = opendir("/proc");
+
+	if (!proc)
+		return -1;
+	while ((d = readdir(proc))) {
+		if (d->d_name[0] >= '0' && d->d_name[0] <= '9')
+			count += census_match(d->d_name, names, nr);
+	}
+	closedir(proc);
+	return count;
+}
+
+static int census(const char *stop, char **names, int nr)
+{
+	long samples = 0;
+	int max = 0, c;
+
+	do {
+		c = census_one(names, nr);
+		if (c > max)
+			max = c;
+		samples++;
+		usleep(20000);
+	} while (access(stop, F_OK) < 0);
+	printf("max=%d samples=%ld\n", max, samples);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct stat st;
@@ -170,6 +293,10 @@ int main(int argc, char **argv)
 		return list(argv[2], NULL);
 	if (argc == 4 && !strcmp(argv[1], "readdir-pause"))
 		return list(argv[2], argv[3]);
+	if (argc == 6 && !strcmp(argv[1], "flood"))
+		return flood(atol(argv[2]), atoi(argv[3]), atoi(argv[4]), argv[5]);
+	if (argc >= 4 && !strcmp(argv[1], "census"))
+		return census(argv[2], argv + 3, argc - 3);
 	fprintf(stderr, "usage: see the comment at the top of %s\n", __FILE__);
 	return 2;
 }

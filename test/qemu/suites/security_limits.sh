@@ -1,0 +1,318 @@
+# SUITE_TIMEOUT=600
+# security_limits: what one unprivileged user can make autofsng and trapfs
+# spend (issue 19, items 3, 4 and 6): root agents at once, the negative
+# cache, browse refreshes that never end, trapfs references and user
+# namespaces, and remount options.  The attacker is uid 1000, the
+# legitimate user uid 1001.  Figures go to the console and to
+# /run/results/security_limits-measure.txt.
+. "$TOP/test/qemu/lib.sh"
+
+PROGS=$BUILDDIR/test/qemu/progs
+AGENT=$PROGS/autofsng-agent
+AD=/run/autofsng-agent
+W=/tmp/limits
+LAGENT=$W/limits-agent
+HAMMER=$W/hammer
+SYS=/proc/sys/fs/autofsng
+MEASURE=/run/results/security_limits-measure.txt
+
+measure() {
+	echo "MEASURE $*" | tee -a "$MEASURE"
+}
+
+as_user() {
+	local u=$1
+	shift
+	setpriv --reuid="$u" --regid="$u" --clear-groups "$@"
+}
+
+# lookups KEY: how many times the test agent ran "lookup" for KEY
+lookups() {
+	grep -c "^lookup .* MAPKEY=$1 " "$AD/log" 2>/dev/null
+}
+
+# sb_opts DIR: the superblock options of the mount on DIR, one per line
+sb_opts() {
+	awk -v p="$1" '$5 == p { print $NF }' /proc/self/mountinfo | tail -1 | tr , '\n'
+}
+
+# agents_alive: the agents running now (session leaders of those names)
+agents_alive() {
+	touch "$W/now"
+	"$HAMMER" census "$W/now" limits-agent autofsng-agent |
+		sed -n 's/^max=\([0-9]*\) .*/\1/p'
+}
+
+ms_now() {
+	echo $(( $(date +%s%N) / 1000000 ))
+}
+
+words() {
+	tr '\n' ' ' | sed 's/ $//'
+}
+
+if [ ! -x "$AGENT" ] || [ ! -x "$PROGS/autofsng-hammer" ]; then
+	t_fail progs "$AGENT or $PROGS/autofsng-hammer missing: run make in $BUILDDIR"
+	exit 0
+fi
+: > "$MEASURE"
+mkdir -p "$W" "$AD" /mnt/lim /mnt/neg /mnt/lb /mnt/tq /mnt/re
+chmod 755 "$W"
+# uid 1000 and 1001 run it; the build tree may not be theirs to read
+cp "$PROGS/autofsng-hammer" "$HAMMER"
+: > "$AD/log"
+chmod 666 "$AD/log"
+printf 'legit1 ok\nlegit2 ok\nlegit3 ok\n' > "$AD/map"
+
+# The agent of this suite: legit* keys go to the test agent (a tmpfs is
+# mounted), every other key fails after $W/delay seconds; "list" does what
+# $W/listmode says.  Its process name, limits-agent, is what the census
+# counts.
+cat > "$LAGENT" <<EOF
+#!/bin/sh
+case "\$1" in
+lookup)
+	case "\$MAPKEY" in
+	legit*) exec $AGENT lookup ;;
+	esac
+	sleep "\$(cat $W/delay)"
+	exit 3 ;;
+list)
+	case "\$(cat $W/listmode)" in
+	keys) printf 'old1\nold2\nold3\n' >&3 ;;
+	flood) seq -f 'k%.0f' 1 10000000 >&3 2>/dev/null
+		echo "flood seq exit \$?" >> $W/listlog ;;
+	million) seq -f 'm%.0f' 1 1000000 >&3 ;;
+	stall) printf 'new1\n' >&3; exec sleep 100000 ;;
+	esac
+	exit 0 ;;
+esac
+exit 2
+EOF
+chmod 755 "$LAGENT"
+echo 1 > "$W/delay"
+
+# --- agents at once: the bound holds and is reached -------------------------
+
+t_eq sysctl-max-agents-default 16 "$(cat $SYS/max_agents)"
+t_eq sysctl-negative-max-default 8192 "$(cat $SYS/negative_max)"
+t_eq sysctl-list-max-keys-default 1048576 "$(cat $SYS/list_max_keys)"
+t_ok sysctl-max-agents-min sh -c "! echo 0 > $SYS/max_agents"
+echo "$LAGENT" > $SYS/agent
+base_neg=$(cat $SYS/negative_entries)
+mount -t autofsng -o indirect,negative_timeout=600 auto.limits /mnt/lim ||
+	t_fail mount-limits "mount -t autofsng failed"
+
+# census STOP: the most agents alive at once until STOP exists
+census_start() {
+	rm -f "$W/stop"
+	"$HAMMER" census "$W/stop" limits-agent autofsng-agent > "$W/census" &
+	CENSUS=$!
+}
+census_stop() {
+	touch "$W/stop"
+	wait $CENSUS
+	sed -n 's/^max=\([0-9]*\) .*/\1/p' "$W/census"
+}
+
+echo 4 > $SYS/max_agents
+census_start
+as_user 1000 "$HAMMER" flood 40 40 3 /mnt/lim/small > "$W/small"
+max=$(census_stop)
+echo 16 > $SYS/max_agents
+[ "$max" -ge 3 ] && [ "$max" -le 4 ] && t_pass bound-4-holds ||
+	t_fail bound-4-holds "max_agents=4, $max agents alive at once ($(cat $W/small))"
+measure "max_agents=4, 40 waiting walkers killed after 3 s: $max agents at once; $(cat $W/small)"
+
+# --- the flood: 10,000 distinct keys as fast as one user can ----------------
+
+legit_us=$(as_user 1001 "$HAMMER" time /mnt/lim/legit1/hello)
+t_ok legit-idle-mounts test -n "$legit_us"
+measure "legitimate key, idle machine: $(( legit_us / 1000 )) ms"
+
+dmesg -C
+census_start
+# 512 walkers at a time, each killed after 2 s: killed walkers cancel
+# their queued requests, so the flood cycles through all 10,000 keys.
+as_user 1000 "$HAMMER" flood 10000 512 2 /mnt/lim/f > "$W/flood" &
+flood=$!
+sleep 8
+legit_us=$(as_user 1001 "$HAMMER" time /mnt/lim/legit2/hello)
+t_ok legit-during-flood-mounts test -n "$legit_us"
+t_eq legit-during-flood-content legit2 "$(cat /mnt/lim/legit2/hello 2>&1)"
+measure "legitimate key during the flood: $(( ${legit_us:-0} / 1000 )) ms"
+alive_during=$(agents_alive)
+wait $flood
+max=$(census_stop)
+[ "$max" -le 16 ] && t_pass flood-bound-holds ||
+	t_fail flood-bound-holds "$max agents alive at once, max_agents is 16"
+[ "$max" -ge 12 ] && t_pass flood-bound-reached ||
+	t_fail flood-bound-reached "only $max agents at once: the flood did not load the mount"
+t_ok flood-nothing-mounted sh -c "! grep -q ' /mnt/lim/f' /proc/self/mountinfo"
+done_keys=$(sed -n 's/.*fail=\([0-9]*\) killed=\([0-9]*\) .*/\1 + \2/p' "$W/flood")
+t_eq flood-all-keys-asked 10000 "$(( ${done_keys:-0} ))"
+flood_s=$(( $(sed -n 's/.* ms=\([0-9]*\)$/\1/p' "$W/flood") / 1000 ))
+measure "flood of 10,000 keys by uid 1000 (agent sleeps 1 s, 512 walkers, each killed after 2 s): $(cat $W/flood); at most $max agents at once (sampled every 20 ms), $alive_during at a random moment"
+i=0
+while [ "$(agents_alive)" -gt 0 ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+t_eq flood-agents-drain 0 "$(agents_alive)"
+t_ok flood-logged-ratelimited sh -c "dmesg | grep -q 'callbacks suppressed'"
+n=$(dmesg | grep -c "lookup of key 'f[0-9]*' in map auto.limits failed")
+# printk_ratelimited: a burst of 10 per 5 s
+[ "$n" -ge 1 ] && [ "$n" -le $(( (flood_s / 5 + 2) * 10 )) ] && t_pass flood-log-lines-bounded ||
+	t_fail flood-log-lines-bounded "$n failure lines in the kernel log in $flood_s s"
+t_ok flood-log-names-exit sh -c "dmesg | grep -q \"failed: agent exit 3 (no such key)\""
+measure "kernel log lines for the flood's failures: $n"
+umount /mnt/lim/legit1 /mnt/lim/legit2 /mnt/lim
+t_eq negative-freed-at-umount "$base_neg" "$(cat $SYS/negative_entries)"
+
+# --- the negative cache: bounded, oldest out --------------------------------
+
+echo "$AGENT" > $SYS/agent
+echo 100 > $SYS/negative_max
+mount -t autofsng -o negative_timeout=600 auto.neg /mnt/neg
+as_user 1000 "$HAMMER" flood 300 16 0 /mnt/neg/n > "$W/neg"
+measure "300 failing keys, 16 at once (test agent, fails at once): $(cat $W/neg)"
+t_eq negative-bounded $(( base_neg + 100 )) "$(cat $SYS/negative_entries)"
+stat /mnt/neg/n299 >/dev/null 2>&1
+t_eq negative-newest-kept 1 "$(lookups n299)"
+stat /mnt/neg/n0 >/dev/null 2>&1
+t_eq negative-oldest-evicted 2 "$(lookups n0)"
+echo 8192 > $SYS/negative_max
+umount /mnt/neg
+
+# --- browse refreshes that flood, stall or are killed -----------------------
+
+echo "$LAGENT" > $SYS/agent
+echo 60 > $SYS/agent_timeout
+echo keys > "$W/listmode"
+# a failed refresh is retried after negative_timeout, 5 s: the checks of
+# the old keys below run inside that window, and a remount that sets
+# cache_ttl starts the next refresh at once
+mount -t autofsng -o browse,cache_ttl=1,negative_timeout=5 auto.list /mnt/lb
+t_eq list-first "old1 old2 old3" "$(ls /mnt/lb | words)"
+
+echo flood > "$W/listmode"
+sleep 1.2
+dmesg -C
+start=$(ms_now)
+t_eq list-flood-keeps-old "old1 old2 old3" "$(ls /mnt/lb | words)"
+took=$(( $(ms_now) - start ))
+t_ok list-flood-cut-off sh -c "dmesg | grep -q 'listing map auto.list cut off after 1048576 keys'"
+t_ok list-flood-writer-told grep -q "flood seq exit 1" "$W/listlog"
+measure "a list agent writing 10,000,000 lines: cut off after $took ms (ls included)"
+
+# A writer that stops and never exits: the reader that started the
+# refresh waits killably, other readers get the old keys at once, the
+# agent dies at agent_timeout, the old keys stay.
+echo 8 > $SYS/agent_timeout
+echo stall > "$W/listmode"
+mount -o remount,cache_ttl=1 /mnt/lb
+dmesg -C
+ls /mnt/lb > "$W/ls-starter" 2>&1 &
+starter=$!
+sleep 1
+start=$(ms_now)
+t_eq list-stall-others-old "old1 old2 old3" "$(timeout 5 ls /mnt/lb | words)"
+took=$(( $(ms_now) - start ))
+[ $took -lt 2000 ] && t_pass list-stall-others-at-once ||
+	t_fail list-stall-others-at-once "took $took ms"
+start=$(ms_now)
+kill -9 $starter
+wait $starter 2>/dev/null
+took=$(( $(ms_now) - start ))
+[ $took -lt 1000 ] && t_pass list-stall-reader-killable ||
+	t_fail list-stall-reader-killable "took $took ms"
+i=0
+while ! dmesg | grep -q 'ran past fs.autofsng.agent_timeout' && [ $i -lt 150 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+t_ok list-stall-agent-killed sh -c "dmesg | grep -q \"agent '$LAGENT list' for map auto.list ran past\""
+sleep 1.5
+t_ok list-stall-agent-gone sh -c "! pgrep -x -f 'sleep 100000'"
+t_eq list-stall-keeps-old "old1 old2 old3" "$(timeout 15 ls /mnt/lb | words)"
+
+# The writer killed in the middle of a refresh.
+mount -o remount,cache_ttl=1 /mnt/lb
+ls /mnt/lb > "$W/ls-killed" 2>&1 &
+starter=$!
+i=0
+while ! pgrep -x -f 'sleep 100000' >/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+pkill -9 -x -f 'sleep 100000'
+wait $starter
+t_eq list-writer-killed-keeps-old "old1 old2 old3" "$(words < "$W/ls-killed")"
+
+# The default limit still takes a map of a million keys.
+echo 60 > $SYS/agent_timeout
+echo million > "$W/listmode"
+mount -o remount,cache_ttl=1 /mnt/lb
+out=$("$HAMMER" readdir /mnt/lb)
+t_eq list-million-taken 1000000 "${out%% *}"
+measure "a browse refresh of 1,000,000 keys: ${out#* } ms (readdir included)"
+umount /mnt/lb
+
+# --- trapfs: no reference left behind, no helper for a user namespace -------
+
+cat > "$W/trap-helper" <<EOF
+#!/bin/sh
+echo "\$TRAPFS_NAME" >> $W/trapruns
+case "\$TRAPFS_NAME" in
+mk*) : > "/proc/self/fd/3/\$TRAPFS_NAME" ;;
+esac
+exit 0
+EOF
+chmod 755 "$W/trap-helper"
+: > "$W/trapruns"
+busy=0
+for i in $(seq 1 20); do
+	mount -t trapfs -o trap_helper="$W/trap-helper" tq /mnt/tq
+	stat /mnt/tq/early$i >/dev/null 2>&1
+	stat /mnt/tq/mk$i >/dev/null 2>&1
+	umount /mnt/tq 2>>"$W/umount-errors" || { busy=$((busy + 1)); umount -l /mnt/tq; }
+done
+t_eq trapfs-umount-after-lookup 0 "$busy"
+t_eq trapfs-helper-ran 40 "$(wc -l < "$W/trapruns")"
+
+mount -t trapfs -o trap_helper="$W/trap-helper" tq /mnt/tq
+dmesg -C
+out=$(as_user 1000 unshare -Urm stat /mnt/tq/fromuserns 2>&1)
+case "$out" in
+*"Operation not permitted"*) t_pass trapfs-userns-refused ;;
+*) t_fail trapfs-userns-refused "stat from unshare -Urm: $out" ;;
+esac
+t_eq trapfs-userns-no-helper 0 "$(grep -c fromuserns "$W/trapruns")"
+t_ok trapfs-userns-logged sh -c "dmesg | grep -q 'refused lookup of fromuserns .*non-initial user namespace'"
+t_ok trapfs-init-ns-still-runs as_user 1000 test -e /mnt/tq/mkuser
+t_eq trapfs-init-ns-helper-ran 1 "$(grep -c mkuser "$W/trapruns")"
+umount /mnt/tq
+
+# --- remount: applied or refused by name -------------------------------------
+
+echo "$AGENT" > $SYS/agent
+mount -t autofsng -o indirect,opt=-rw,negative_timeout=60 auto.re /mnt/re
+t_ok remount-applies mount -o remount,negative_timeout=1,cache_ttl=7,browse /mnt/re
+t_eq remount-shows "indirect browse opt=-rw negative_timeout=1 cache_ttl=7" \
+	"$(sb_opts /mnt/re | grep -v -e '^r[ow]$' | words)"
+stat /mnt/re/gone >/dev/null 2>&1
+stat /mnt/re/gone >/dev/null 2>&1
+t_eq remount-negative-cached 1 "$(lookups gone)"
+sleep 1.5
+stat /mnt/re/gone >/dev/null 2>&1
+t_eq remount-negative-timeout-applied 2 "$(lookups gone)"
+for change in opt=-ro direct mapkey=x; do
+	name=${change%%=*}
+	dmesg -C
+	if mount -o "remount,$change" /mnt/re 2>/dev/null; then
+		t_fail "remount-refuses-$name" "remount,$change succeeded"
+	elif dmesg | grep -q "autofsng: option '$name' cannot be changed by remount"; then
+		t_pass "remount-refuses-$name"
+	else
+		t_fail "remount-refuses-$name" "no log line naming '$name': $(dmesg | tail -2 | words)"
+	fi
+done
+t_eq remount-refused-unchanged "indirect browse opt=-rw negative_timeout=1 cache_ttl=7" \
+	"$(sb_opts /mnt/re | grep -v -e '^r[ow]$' | words)"
+t_ok remount-nobrowse mount -o remount,nobrowse /mnt/re
+t_ok remount-nobrowse-shown sh -c "awk '\$5 == \"/mnt/re\"' /proc/self/mountinfo | grep -q nobrowse"
+umount /mnt/re
