@@ -11,17 +11,20 @@
 #include <stddef.h>
 #include <syslog.h>
 
+#include <linux/autofsng.h>
+
 /* Exit codes of /sbin/autofs, documented in autofs-agent(8). */
+/* The kernel reads these (uapi/linux/autofsng.h, which says what each means). */
 enum am_exit {
-	AM_EXIT_OK = 0,
-	AM_EXIT_INTERNAL = 1,	/* bug, out of memory, unexpected errno */
-	AM_EXIT_USAGE = 2,	/* bad command line or configuration */
-	AM_EXIT_NOKEY = 3,	/* no map has the key */
-	AM_EXIT_UNAVAIL = 4,	/* a source that might have it could not be read */
-	AM_EXIT_MALFORMED = 5,	/* the entry exists but does not parse */
-	AM_EXIT_MOUNT = 6,	/* the mount itself failed */
-	AM_EXIT_PARTIAL = 7,	/* start/stop: some entries failed */
-	AM_EXIT_NOMAP = 8,	/* no source has the map */
+	AM_EXIT_OK = AUTOFSNG_EXIT_OK,
+	AM_EXIT_INTERNAL = AUTOFSNG_EXIT_INTERNAL,
+	AM_EXIT_USAGE = AUTOFSNG_EXIT_USAGE,
+	AM_EXIT_NOKEY = AUTOFSNG_EXIT_NOKEY,
+	AM_EXIT_UNAVAIL = AUTOFSNG_EXIT_UNAVAIL,
+	AM_EXIT_MALFORMED = AUTOFSNG_EXIT_MALFORMED,
+	AM_EXIT_MOUNT = AUTOFSNG_EXIT_MOUNT,
+	AM_EXIT_PARTIAL = AUTOFSNG_EXIT_PARTIAL,
+	AM_EXIT_NOMAP = AUTOFSNG_EXIT_NOMAP,
 };
 
 /* A growable NUL-terminated string; ab_oom sticks once an allocation failed. */

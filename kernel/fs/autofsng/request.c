@@ -210,6 +210,7 @@ static const char *const autofsng_exit_names[] = {
 	[AUTOFSNG_EXIT_UNAVAIL]		= "map source unavailable",
 	[AUTOFSNG_EXIT_MALFORMED]	= "malformed map entry",
 	[AUTOFSNG_EXIT_MOUNT]		= "mount failed",
+	[AUTOFSNG_EXIT_NOMAP]		= "map not found",
 };
 
 /* Log why a lookup failed: once per request, at most a few per second. */
@@ -217,20 +218,21 @@ static void autofsng_request_log(struct autofsng_request *req, int status)
 {
 	const char *map = req->helper.sbi->mapname, *key = req->key ?: "";
 	unsigned int code = (status >> 8) & 0xff;
+	int klen = strlen(key);	/* a name any user chose: printed escaped */
 
 	if (status > 0 && !(status & 0x7f) &&
 	    code < ARRAY_SIZE(autofsng_exit_names) && autofsng_exit_names[code])
-		pr_info_ratelimited("lookup of key '%s' in map %s failed: agent exit %d (%s)\n",
-				    key, map, code, autofsng_exit_names[code]);
+		pr_info_ratelimited("lookup of key '%*pE' in map %s failed: agent exit %d (%s)\n",
+				    klen, key, map, code, autofsng_exit_names[code]);
 	else if (status > 0)
-		pr_info_ratelimited("lookup of key '%s' in map %s failed: agent wait status %d\n",
-				    key, map, status);
+		pr_info_ratelimited("lookup of key '%*pE' in map %s failed: agent wait status %d\n",
+				    klen, key, map, status);
 	else if (status)
-		pr_info_ratelimited("lookup of key '%s' in map %s failed: error %d\n",
-				    key, map, status);
+		pr_info_ratelimited("lookup of key '%*pE' in map %s failed: error %d\n",
+				    klen, key, map, status);
 	else
-		pr_info_ratelimited("lookup of key '%s' in map %s failed: agent %s\n",
-				    key, map,
+		pr_info_ratelimited("lookup of key '%*pE' in map %s failed: agent %s\n",
+				    klen, key, map,
 				    autofsng_exit_names[AUTOFSNG_EXIT_OK]);
 }
 
@@ -454,7 +456,8 @@ struct vfsmount *autofsng_request_mount(struct path *path)
 	if (autofsng_is_helper(sbi))
 		return ERR_PTR(-EISDIR);
 	if (current_user_ns() != &init_user_ns) {
-		pr_warn_ratelimited("refused lookup of key '%s' in map %s from pid %d: non-initial user namespace\n",
+		pr_warn_ratelimited("refused lookup of key '%*pE' in map %s from pid %d: non-initial user namespace\n",
+				    (int)strlen(autofsng_key_of(sbi, dentry)),
 				    autofsng_key_of(sbi, dentry), sbi->mapname,
 				    task_pid_nr(current));
 		return ERR_PTR(-EPERM);

@@ -217,9 +217,9 @@ static void trapfs_req_finish(struct trapfs_req *req, int status)
 		trapfs_req_put(req);
 	trap_helper_exit(&req->th);
 	if (status)
-		pr_info_ratelimited("helper %s for %s %s: wait status %#x\n",
-				    req->argv[0], req->envp[1], req->envp[2],
-				    status);
+		pr_info_ratelimited("helper %s for %*pE %*pE: wait status %#x\n",
+				    req->argv[0], (int)strlen(req->envp[1]), req->envp[1],
+				    (int)strlen(req->envp[2]), req->envp[2], status);
 	spin_lock(&sbi->lock);
 	list_del_init(&req->list);
 	sbi->nr_reqs--;
@@ -273,9 +273,9 @@ static void trapfs_req_kill(struct work_struct *work)
 					      struct trapfs_req, kill);
 
 	if (trap_helper_kill(&req->th))
-		pr_warn_ratelimited("helper %s for %s %s: no answer in %u s, killed\n",
-				    req->argv[0], req->envp[1], req->envp[2],
-				    req->timeout);
+		pr_warn_ratelimited("helper %s for %*pE %*pE: no answer in %u s, killed\n",
+				    req->argv[0], (int)strlen(req->envp[1]), req->envp[1],
+				    (int)strlen(req->envp[2]), req->envp[2], req->timeout);
 	trapfs_req_put(req);
 }
 
@@ -301,8 +301,9 @@ static struct trapfs_req *trapfs_req_start(const struct path *path)
 	}
 	if (sbi->nr_reqs >= TRAPFS_MAX_REQUESTS) {
 		spin_unlock(&sbi->lock);
-		pr_warn_ratelimited("%s: %u helpers running, %s refused\n",
-				    sbi->helper, sbi->nr_reqs, req->envp[2]);
+		pr_warn_ratelimited("%s: %u helpers running, %*pE refused\n",
+				    sbi->helper, sbi->nr_reqs,
+				    (int)strlen(req->envp[2]), req->envp[2]);
 		trapfs_req_put(req);
 		return ERR_PTR(-EAGAIN);
 	}
@@ -405,9 +406,9 @@ static int trapfs_refuse_userns(struct dentry *dentry)
 	struct name_snapshot name;
 
 	take_dentry_name_snapshot(&name, dentry);
-	pr_warn_ratelimited("%s: refused lookup of %s from pid %d: non-initial user namespace\n",
-			    trapfs_sb(dentry->d_sb)->helper, name.name.name,
-			    task_pid_nr(current));
+	pr_warn_ratelimited("%s: refused lookup of %*pE from pid %d: non-initial user namespace\n",
+			    trapfs_sb(dentry->d_sb)->helper, (int)name.name.len,
+			    name.name.name, task_pid_nr(current));
 	release_dentry_name_snapshot(&name);
 	return -EPERM;
 }

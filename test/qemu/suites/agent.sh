@@ -150,6 +150,12 @@ logged "key=nosuchkey"
 sleep 0.5
 t_eq missing-negative-cached 1 "$(lookups nosuchkey)"
 
+# a key any user chose reaches the kernel log escaped: it cannot forge a line
+setpriv --reuid=1000 --regid=1000 --clear-groups \
+	ls "/mnt/auto/$(printf 'nl\nautofsng: forged')" >/dev/null 2>&1
+t_ok kernel-log-key-escaped sh -c "dmesg | grep -qF \"key 'nl\\\\nautofsng: forged'\""
+t_eq kernel-log-no-forged-line "" "$(dmesg | grep -E '^(\[[ 0-9.]*\] )?autofsng: forged')"
+
 # a malformed line fails only its key
 out=$(ls /mnt/auto/broken 2>&1)
 t_ok malformed-enoent grep -q "No such file or directory" <<<"$out"

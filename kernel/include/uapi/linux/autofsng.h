@@ -54,5 +54,6 @@
 #define AUTOFSNG_EXIT_MALFORMED		5	/* the key's entry does not parse */
 #define AUTOFSNG_EXIT_MOUNT		6	/* the entry is good, the mount failed */
 #define AUTOFSNG_EXIT_PARTIAL		7	/* "start"/"stop" only: some entries failed */
+#define AUTOFSNG_EXIT_NOMAP		8	/* no source has the map at all */
 
 #endif /* _UAPI_LINUX_AUTOFSNG_H */
