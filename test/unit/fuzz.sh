@@ -18,7 +18,7 @@ for t in 1:sun 2:master 3:conf 4:lookup 5:hosts; do
 	name=${t#*:}
 	bin=$out/fuzz_$name
 	if ! "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-D_GNU_SOURCE -DFUZZ_TARGET=$n -DSYSCONFDIR='"/etc"' -I"$srcdir/agent" \
+		-D_GNU_SOURCE -DFUZZ_TARGET=$n -DSYSCONFDIR='"/etc"' -I"$srcdir/agent" -I"$srcdir/kernel/include/uapi" \
 		-I"$srcdir/maps" -o "$bin" "$srcdir/test/unit/fuzz_targets.c" $srcs \
 		"$srcdir/maps/hosts_entry.c" 2>"$bin.build.log"; then
 		echo "FAIL $name: build (see $bin.build.log)"

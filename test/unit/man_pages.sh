@@ -42,15 +42,20 @@ check_names "$top/man/mountfd.2" "mountfd ioctls" "${names[@]}"
 mapfile -t names < <(grep -oE 'MOUNTFD_EXPIRE_[A-Z]+' "$top/kernel/include/uapi/linux/mountfd.h" | sort -u)
 check_names "$top/man/mountfd.2" "mountfd expiry policies" "${names[@]}"
 
-# A filesystem's mount options are its fs_parameter_spec entries.
+# A filesystem's mount options are its fs_parameter_spec entries, spelled
+# out or named in its uapi header (#define AUTOFSNG_OPT_X "name").
 fs_options() {
-	cat "$1"/*.c | grep -o 'fsparam_[a-z0-9_]*("[a-z_]*"' | sed 's/.*("\(.*\)"/\1/' | sort -u
+	local uapi=$top/kernel/include/uapi/linux/$2.h
+	{
+		cat "$1"/*.c | grep -o 'fsparam_[a-z0-9_]*("[a-z_]*"' | sed 's/.*("\(.*\)"/\1/'
+		[ -f "$uapi" ] && sed -n 's/^#define [A-Z]*_OPT_[A-Z_]*[[:space:]]*"\([a-z_]*\)".*/\1/p' "$uapi"
+	} | sort -u
 }
 for fs in autofsng trapfs; do
 	src=$top/kernel/fs/$fs
 	[ -d "$src" ] || continue
 	if [ ! -f "$top/man/$fs.5" ]; then not_ok "$fs has no man/$fs.5"; continue; fi
-	mapfile -t names < <(fs_options "$src")
+	mapfile -t names < <(fs_options "$src" "$fs")
 	check_names "$top/man/$fs.5" "$fs mount options" "${names[@]}"
 done
 
