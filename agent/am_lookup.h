@@ -28,6 +28,7 @@ struct am_resolved {
 	char *rs_source;		/* "file:/etc/auto.home" */
 	bool rs_wildcard;		/* matched by "*" */
 	unsigned int rs_timeout;	/* idle seconds before expiry */
+	bool rs_strictexpire;		/* only references keep the mount */
 };
 
 /*

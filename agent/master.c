@@ -172,6 +172,11 @@ static int mopts_token(struct am_mopts *mo, const char *tok, const char *next,
 		mo->mo_browse = 0;
 		return 1;
 	}
+	/* autofs-tools' name: a path walk is no use, only references keep it */
+	if (!strcmp(tok, "-strictexpire") || !strcmp(tok, "--strictexpire")) {
+		mo->mo_strictexpire = 1;
+		return 1;
+	}
 	if (am_startswith(tok, "-D")) {
 		const char *def = tok[2] ? tok + 2 : next;
 
@@ -196,6 +201,7 @@ int am_mopts_parse(const char *text, struct am_mopts *mo, char *err, size_t errl
 	mo->mo_timeout = -1;
 	mo->mo_negative_timeout = -1;
 	mo->mo_browse = -1;
+	mo->mo_strictexpire = -1;
 	mo->mo_mntopts = strdup("");
 	copy = strdup(text ? text : "");
 	if (!copy || !mo->mo_mntopts) {

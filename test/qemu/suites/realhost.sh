@@ -48,7 +48,10 @@ echo hello-nfs > "$NFS_ROOT/export/rh/hello"
 cat > /etc/auto.master.rh <<MASTER
 /mnt/rh	file:/etc/auto.rh	--timeout=$T
 /-	/etc/auto.rhdirect	--timeout=$T
+/mnt/rhs	file:/etc/auto.rhs	--timeout=$T -strictexpire
+/mnt/rhn	file:/etc/auto.rhs	--timeout=$T
 MASTER
+printf 'k\t-fstype=bind\t:/srv/rh/bind\n' > /etc/auto.rhs
 cat > /etc/auto.rh <<'MAP'
 bind	-fstype=bind	:/srv/rh/bind
 nfs	127.0.0.1:/export/rh
@@ -91,6 +94,19 @@ t_eq held-data hello-held "$(cat <&3)"
 exec 3<&-
 t_ok held-released-goes mnt_gone_within /mnt/rh/held $((T * 4))
 t_eq held-nothing-left 0 "$(count_under /mnt/rh/held)"
+
+# --- scanners: -strictexpire ----------------------------------------------
+# find over both maps every second for three timeouts: with -strictexpire
+# it does not keep the idle mount, without it it does.
+cat /mnt/rhs/k/hello /mnt/rhn/k/hello > /dev/null
+t_eq strict-policy "257 $T" "$("$MFD" getexpire /mnt/rhs/k | cut -d' ' -f1,2)"
+for i in $(seq $((T * 3 + 1))); do
+	find /mnt/rhs /mnt/rhn -maxdepth 2 > /dev/null 2>&1
+	sleep 1
+done
+t_eq strict-scan-does-not-keep "" "$(mnt_fstype /mnt/rhs/k)"
+t_eq scan-keeps-without-strict tmpfs "$(mnt_fstype /mnt/rhn/k)"
+t_ok scan-stopped-goes mnt_gone_within /mnt/rhn/k $((T * 4))
 
 # --- a slave namespace (a container's view) ----------------------------------
 # It reaches the key itself: the mount is made in its namespace, does not
@@ -157,20 +173,25 @@ t_eq pivot-old-root-noexpire "0 0 0" "$("$MFD" getexpire /proc/$PIV/root/old 2>&
 kill $PIV; wait $PIV 2>/dev/null
 
 # --- the tick and path walks ---------------------------------------------------
-# stat of an unrelated path on CPU 1 for 8 s: with nothing to expire (no
+# stat of an unrelated path on CPU 1 for 6 s: with nothing to expire (no
 # tick runs), then with 10,000 EXPIRE mounts none of which is idle long
 # enough to go (a tick every second scans them all), then with four user
 # namespaces that copied them all (unshare -Urm, as any user may).
 mkdir -p /run/lat && : > /run/lat/f
-base=$("$MFD" walklat /run/lat/f 8 1)
-mkdir -p /mnt/tk && mount -t tmpfs tk /mnt/tk
-t0=$(date +%s)
-# made on CPU 0: the tick is queued there and stays there, the walks run
-# on CPU 1
-taskset -c 0 "$MFD" mass-keep /mnt/tk 10000 3600 || t_fail tick-setup "mass-keep failed"
-echo "realhost: 10000 EXPIRE mounts made in $(( $(date +%s) - t0 )) s"
-sleep 2
-load=$("$MFD" walklat /run/lat/f 8 1)
+mkdir -p /mnt/tk
+# best of two rounds of each: the host's own load moves single figures
+best() { printf '%s\n%s\n' "$1" "$2" | sort -t= -k4,4n | head -1; }	# by p99_ns
+walk() { "$MFD" walklat /run/lat/f 6 1; }
+round() {
+	base=$(walk)
+	mount -t tmpfs tk /mnt/tk
+	# made on CPU 0: the tick is queued there and stays there, the walks
+	# run on CPU 1
+	taskset -c 0 "$MFD" mass-keep /mnt/tk 10000 3600 || t_fail tick-setup "mass-keep failed"
+	sleep 2
+	load=$(walk)
+}
+round; base1=$base; load1=$load
 # four user namespaces, each with a locked copy of the 10,000
 USERNS=
 for i in 1 2 3 4; do
@@ -178,8 +199,10 @@ for i in 1 2 3 4; do
 	USERNS="$USERNS $!"
 done
 sleep 5
-userns=$("$MFD" walklat /run/lat/f 8 1)
+userns=$(walk)
 kill $USERNS; wait $USERNS 2>/dev/null
+umount -l /mnt/tk
+round; base=$(best "$base1" "$base"); load=$(best "$load1" "$load")
 umount -l /mnt/tk
 field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 echo "realhost: walk, no EXPIRE mounts:    $base"
