@@ -212,11 +212,12 @@ echo "realhost: walk, and 4 user namespaces: $userns"
 	echo "base $base"; echo "load $load"; echo "userns $userns"
 } > /run/results/realhost-tick.txt
 b99=$(field "$base" p99_ns); l99=$(field "$load" p99_ns)
-lt=$(field "$load" tick_med_ns); ut=$(field "$userns" tick_med_ns)
+# the cheapest tick of a window: the host preempting the guest only adds
+lt=$(field "$load" tick_min_ns); ut=$(field "$userns" tick_min_ns)
 # bench rows, as bench/results/rows.tsv has them (the raw column is the
 # baseline the ratio is taken against)
 {
-	printf 'exp-tick-10000\tone expiry tick, 10,000 EXPIRE mounts none idle long enough\tns\t%s\t-\t-\n' "$lt"
+	printf 'exp-tick-10000\tone expiry tick (cheapest of a window), 10,000 EXPIRE mounts none idle long enough\tns\t%s\t-\t-\n' "$lt"
 	printf 'exp-tick-userns\tthe same tick with 4 user namespaces holding copies (raw: without)\tns\t%s\t-\t%s\n' "$ut" "$lt"
 	printf 'exp-tick-walk-p99\tstat p99 on the other CPU while those ticks run (raw: no EXPIRE mounts)\tns\t%s\t-\t%s\n' "$l99" "$b99"
 	printf 'exp-tick-walk-max\tstat max, the same (raw: no EXPIRE mounts)\tns\t%s\t-\t%s\n' \
