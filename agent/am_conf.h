@@ -25,6 +25,7 @@ struct am_conf {
 	unsigned int cf_negative_timeout; /* s, default 60 */
 	unsigned int cf_cache_ttl;	/* s, default 600 */
 	bool cf_browse;			/* default for master entries */
+	bool cf_strictexpire;		/* default for master entries */
 	int cf_log_level;
 	bool cf_log_stderr;
 	char *cf_map_dir;		/* where relative map names live: /etc */

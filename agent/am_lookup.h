@@ -29,6 +29,7 @@ struct am_resolved {
 	char *rs_where;			/* "file:line" of a file map's entry, or NULL */
 	bool rs_wildcard;		/* matched by "*" */
 	unsigned int rs_timeout;	/* idle seconds before expiry */
+	bool rs_strictexpire;		/* only references keep the mount */
 };
 
 /*

@@ -239,6 +239,8 @@ static int conf_general(struct am_conf *conf, const struct conf_line *at,
 	}
 	if (!strcmp(key, "browse"))
 		return conf_bool(at, key, val, &conf->cf_browse);
+	if (!strcmp(key, "strictexpire"))
+		return conf_bool(at, key, val, &conf->cf_strictexpire);
 	if (!strcmp(key, "log_stderr"))
 		return conf_bool(at, key, val, &conf->cf_log_stderr);
 	if (!strcmp(key, "log_level")) {

@@ -218,6 +218,9 @@ static int plan_attach(struct am_ctx *ctx, const struct am_request *rq,
 	int err, dirfd;
 	size_t i;
 
+	if (!in_tree && rs->rs_strictexpire)
+		policy |= MOUNTFD_EXPIRE_STRICT;
+
 	err = am_mount_attach(lp->lp_fd, mountfd);
 	if (err) {
 		am_log(LOG_ERR, "map %s: key %s: attaching the mount: %s", rq->rq_map,

@@ -153,8 +153,8 @@ static const char *const mopts_ignored[] = {
 
 /* autofs-tools takes these with or without their '-', alone or in a list. */
 static const char *const mopts_words[] = {
-	"browse", "nobrowse", "symlink", "nobind", "slave", "shared", "private",
-	NULL,
+	"browse", "nobrowse", "strictexpire", "symlink", "nobind", "slave", "shared",
+	"private", NULL,
 };
 
 static bool mopts_in(const char *const *list, const char *word)
@@ -176,6 +176,8 @@ static bool mopts_word(struct am_mopts *mo, const char *word)
 		mo->mo_browse = 1;
 	else if (!strcmp(word, "nobrowse"))
 		mo->mo_browse = 0;
+	else if (!strcmp(word, "strictexpire"))	/* only references keep a mount */
+		mo->mo_strictexpire = 1;
 	return true;
 }
 
@@ -208,6 +210,10 @@ static int mopts_option(struct am_mopts *mo, const char *tok, const char *next,
 	}
 	if (!strcmp(tok, "--nobrowse")) {
 		mo->mo_browse = 0;
+		return 1;
+	}
+	if (!strcmp(tok, "--strictexpire")) {
+		mo->mo_strictexpire = 1;
 		return 1;
 	}
 	if (mopts_word(mo, tok + 1))
@@ -275,6 +281,7 @@ int am_mopts_parse(const char *text, struct am_mopts *mo, char *err, size_t errl
 	mo->mo_timeout = -1;
 	mo->mo_negative_timeout = -1;
 	mo->mo_browse = -1;
+	mo->mo_strictexpire = -1;
 	mo->mo_mntopts = strdup("");
 	copy = strdup(text ? text : "");
 	if (!copy || !mo->mo_mntopts) {

@@ -137,6 +137,8 @@ int am_resolve(struct am_ctx *ctx, const struct am_request *rq, struct am_resolv
 	}
 	rs->rs_timeout = rs->rs_mo.mo_timeout >= 0 ? (unsigned int)rs->rs_mo.mo_timeout :
 						     ctx->ac_conf.cf_timeout;
+	rs->rs_strictexpire = rs->rs_mo.mo_strictexpire >= 0 ? rs->rs_mo.mo_strictexpire :
+							      ctx->ac_conf.cf_strictexpire;
 	if (am_vars_standard(&std, rq->rq_uid, rq->rq_gid))
 		ret = AM_EXIT_INTERNAL;
 	if (!ret)

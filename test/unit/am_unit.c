@@ -197,8 +197,9 @@ static int cmd_master(const char *path)
 			printf("  options error: %s\n", why);
 			continue;
 		}
-		printf("  timeout %d negative %d browse %d mount-options %s\n", mo.mo_timeout,
-		       mo.mo_negative_timeout, mo.mo_browse, *mo.mo_mntopts ? mo.mo_mntopts : "-");
+		printf("  timeout %d negative %d browse %d strictexpire %d mount-options %s\n",
+		       mo.mo_timeout, mo.mo_negative_timeout, mo.mo_browse, mo.mo_strictexpire,
+		       *mo.mo_mntopts ? mo.mo_mntopts : "-");
 		for (k = 0; k < mo.mo_argc; k++)
 			printf("  argument %s\n", mo.mo_argv[k]);
 		for (len = 0; len < mo.mo_defines.av_n; len++)

@@ -109,25 +109,44 @@ echo 2 > $TICK
 t_eq tr-rounded-to-ticks "1 4" "$("$MFD" getexpire /mnt/t2 | cut -d' ' -f1,2)"
 echo 1 > $TICK
 
-# Mount operations.
-mnt /mnt/o; mnt /mnt/o/c
-"$MFD" setexpire /mnt/o mount 100; "$MFD" setexpire /mnt/o/c subtree
-mkdir -p /mnt/b1 /mnt/b2 /mnt/b3
-mount --bind /mnt/o /mnt/b1
-t_eq op-bind-noexpire 0 "$(policy /mnt/b1)"
-mount --rbind /mnt/o /mnt/b2
-t_eq op-rbind-root-noexpire 0 "$(policy /mnt/b2)"
-t_eq op-rbind-child-noexpire 0 "$(policy /mnt/b2/c)"
-mount -o remount,size=2m /mnt/o
-t_eq op-remount-keeps "1 100" "$("$MFD" getexpire /mnt/o | cut -d' ' -f1,2)"
-t_eq op-remount-keeps-subtree 2 "$(policy /mnt/o/c)"
-mount --make-private /mnt/o
-mount --move /mnt/o/c /mnt/b3
-t_eq op-move-subtree-to-none 0 "$(policy /mnt/b3)"
-mkdir -p /mnt/o2
-mount --move /mnt/o /mnt/o2
-t_eq op-move-keeps-expire 1 "$(policy /mnt/o2)"
-umount -R /mnt/b1 /mnt/b2 /mnt/b3 /mnt/o2 /mnt/t /mnt/t2
+# Timeouts at the end of what the 32-bit me_timeout holds: 2^32 - 1 s is
+# kept (GETEXPIRE clamps to it), never rounded to 0 ticks, which would
+# unmount at the first idle tick; 2^32 + 1 and 2^63 from a caller that took
+# the field for 64 bits put their high half in me_remaining: EINVAL.
+echo 2 > $TICK
+mnt /mnt/big
+t_ok timeout-max "$MFD" setexpire /mnt/big mount 4294967295
+t_eq timeout-max-reads "1 4294967295" "$("$MFD" getexpire /mnt/big | cut -d' ' -f1,2)"
+sleep 5
+t_present timeout-max-not-at-once /mnt/big
+t_eq timeout-2^32-refused EINVAL "$("$MFD" setexpire64 /mnt/big 4294967296)"
+t_eq timeout-2^32+1-refused EINVAL "$("$MFD" setexpire64 /mnt/big 4294967297)"
+t_eq timeout-2^63-refused EINVAL "$("$MFD" setexpire64 /mnt/big 9223372036854775808)"
+t_eq timeout-refused-kept "1 4294967295" "$("$MFD" getexpire /mnt/big | cut -d' ' -f1,2)"
+umount /mnt/big
+echo 1 > $TICK
+
+# Mount operations, below a private mount: a move out of a shared parent
+# is refused (the guest's root is rshared), realhost tests that case.
+mnt /mnt/op && mount --make-private /mnt/op
+mnt /mnt/op/o; mnt /mnt/op/o/c
+"$MFD" setexpire /mnt/op/o mount 100; "$MFD" setexpire /mnt/op/o/c subtree
+mkdir -p /mnt/op/b1 /mnt/op/b2 /mnt/op/b3
+mount --bind /mnt/op/o /mnt/op/b1
+t_eq op-bind-noexpire 0 "$(policy /mnt/op/b1)"
+mount --rbind /mnt/op/o /mnt/op/b2
+t_eq op-rbind-root-noexpire 0 "$(policy /mnt/op/b2)"
+t_eq op-rbind-child-noexpire 0 "$(policy /mnt/op/b2/c)"
+mount -o remount,size=2m /mnt/op/o
+t_eq op-remount-keeps "1 100" "$("$MFD" getexpire /mnt/op/o | cut -d' ' -f1,2)"
+t_eq op-remount-keeps-subtree 2 "$(policy /mnt/op/o/c)"
+mount --make-private /mnt/op/o
+mount --move /mnt/op/o/c /mnt/op/b3
+t_eq op-move-subtree-to-none 0 "$(policy /mnt/op/b3)"
+mkdir -p /mnt/op/o2
+mount --move /mnt/op/o /mnt/op/o2
+t_eq op-move-keeps-expire 1 "$(policy /mnt/op/o2)"
+umount -R /mnt/op /mnt/t /mnt/t2
 
 # unshare(CLONE_NEWNS): the copy keeps policy and countdown, and expires
 # on its own in the new namespace.

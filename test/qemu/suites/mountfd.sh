@@ -71,19 +71,27 @@ mkdir -p /mnt/cr/in; mnt /mnt/cr/in; mnt /mnt/out
 t_eq walk-chroot "dirfd=/ /in" "$(ASAN_OPTIONS=detect_leaks=0 "$MFD" chroot-walk /mnt/cr | tr '\n' ' ' | sed 's/ $//')"
 umount /mnt/cr/in /mnt/out
 
-# DETACH / ATTACH round trip keeps the tree and its contents.
+# DETACH is a move out of the namespace: like move_mount(2) it refuses a
+# mount whose parent is shared (mountfd(2)), as the guest's root is.
+mount --make-shared /mnt/w
+t_eq detach-shared-parent EINVAL "$("$MFD" detach-close /mnt/w/a)"
+present /mnt/w/a && t_pass detach-shared-parent-kept || t_fail detach-shared-parent-kept "gone"
+# DETACH / ATTACH round trip keeps the tree and its contents, below
+# parents that do not propagate.
+mount --make-private /mnt/w
+mnt /mnt/pv && mount --make-private /mnt/pv
 echo kept > /mnt/w/a/x/f
-mkdir -p /mnt/w2
-t_eq detach-attach "detached=1 attached=1" "$("$MFD" move /mnt/w/a /mnt/w2 | tr '\n' ' ' | sed 's/ $//')"
-t_eq detach-attach-contents kept "$(cat /mnt/w2/x/f)"
-t_eq attach-inside-itself ELOOP "$("$MFD" attach-self /mnt/w2 x)"
-present /mnt/w2 && t_pass attach-self-put-back || t_fail attach-self-put-back "not mounted"
+mkdir -p /mnt/pv/w2
+t_eq detach-attach "detached=1 attached=1" "$("$MFD" move /mnt/w/a /mnt/pv/w2 | tr '\n' ' ' | sed 's/ $//')"
+t_eq detach-attach-contents kept "$(cat /mnt/pv/w2/x/f)"
+t_eq attach-inside-itself ELOOP "$("$MFD" attach-self /mnt/pv/w2 x)"
+present /mnt/pv/w2 && t_pass attach-self-put-back || t_fail attach-self-put-back "not mounted"
 mkdir -p /mnt/fsm
 t_eq fsmount-attach "attached=1" "$("$MFD" fsmount-attach /mnt/fsm)"
 # DETACH and close: the tree is dissolved; an open file in it still works
-exec 4</mnt/w2/x/f
-t_ok detach-close "$MFD" detach-close /mnt/w2
-if present /mnt/w2 || present /mnt/w2/x; then t_fail detach-close-gone "still mounted"
+exec 4</mnt/pv/w2/x/f
+t_ok detach-close "$MFD" detach-close /mnt/pv/w2
+if present /mnt/pv/w2 || present /mnt/pv/w2/x; then t_fail detach-close-gone "still mounted"
 else t_pass detach-close-gone; fi
 t_eq detach-close-file-works kept "$(cat <&4)"
 exec 4<&-
@@ -96,4 +104,4 @@ mnt /mnt/p; mnt /mnt/p/c
 "$MFD" info /mnt/p/c >/dev/null
 t_ok refs-unmount-child "$MFD" unmount /mnt/p/c
 t_ok refs-umount-parent umount /mnt/p
-umount /mnt/fsm /mnt/m3
+umount /mnt/fsm /mnt/m3 /mnt/pv

@@ -32,6 +32,12 @@
 #define MOUNTFD_EXPIRE_NONE	0	/* never expires */
 #define MOUNTFD_EXPIRE_MOUNT	1	/* expires alone after me_timeout idle */
 #define MOUNTFD_EXPIRE_SUBTREE	2	/* expires with its whole subtree, atomically */
+/*
+ * Or'ed into MOUNTFD_EXPIRE_MOUNT: only references (open files, working and
+ * root directories, mounts below) keep the tree, a path walk that ends in
+ * it (stat, a scanner's readdir) does not restart the countdown.
+ */
+#define MOUNTFD_EXPIRE_STRICT	0x100
 
 struct mountfd_expire {
 	__u32 me_size;		/* in: sizeof(struct mountfd_expire) */
