@@ -26,7 +26,8 @@ static void usage(FILE *f)
 		"  stop                   remove the triggers that are not in use\n"
 		"  status [--json]        triggers, their mounts and expiry countdowns\n"
 		"  dump [MASTER]          every map as the agent parses it\n"
-		"  test MAP KEY [OPTIONS] what a lookup would mount, mounting nothing\n"
+		"  test MAP KEY [OPTIONS] what a lookup would mount, mounting nothing;\n"
+		"                         MAP may be a mount point of the master map\n"
 		"  help                   this text\n");
 }
 
