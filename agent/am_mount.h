@@ -10,22 +10,7 @@
 #include "am_agent.h"
 #include "am_sun.h"
 
-#ifndef __NR_mountfd
-/* The series' number, from its patch to every syscall table (mountfd(2)). */
-#if defined(__alpha__)
-#define __NR_mountfd	561
-#elif defined(__ia64__)
-#define __NR_mountfd	(1024 + 451)
-#elif defined(__mips__) && _MIPS_SIM == _ABIO32
-#define __NR_mountfd	(4000 + 451)
-#elif defined(__mips__) && _MIPS_SIM == _ABI64
-#define __NR_mountfd	(5000 + 451)
-#elif defined(__mips__)
-#define __NR_mountfd	(6000 + 451)
-#else
-#define __NR_mountfd	451
-#endif
-#endif
+#include "am_mountfd_nr.h"
 
 /* The parameters of one autofsng trigger mount. */
 struct am_trigger {

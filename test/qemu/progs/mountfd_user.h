@@ -15,22 +15,7 @@
 #include <unistd.h>
 #include <linux/mountfd.h>
 
-#ifndef __NR_mountfd
-/* The series' number, from its patch to every syscall table (mountfd(2)). */
-#if defined(__alpha__)
-#define __NR_mountfd	561
-#elif defined(__ia64__)
-#define __NR_mountfd	(1024 + 451)
-#elif defined(__mips__) && _MIPS_SIM == _ABIO32
-#define __NR_mountfd	(4000 + 451)
-#elif defined(__mips__) && _MIPS_SIM == _ABI64
-#define __NR_mountfd	(5000 + 451)
-#elif defined(__mips__)
-#define __NR_mountfd	(6000 + 451)
-#else
-#define __NR_mountfd	451
-#endif
-#endif
+#include "am_mountfd_nr.h"
 
 /* Returns: a mountfd for the mount dirfd lies on, or -1 with errno set. */
 static inline int mountfd(int dirfd, unsigned int flags)
