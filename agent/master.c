@@ -193,12 +193,13 @@ static int mopts_option(struct am_mopts *mo, const char *tok, const char *next,
 	size_t n = eq ? (size_t)(eq - tok) : strlen(tok);
 	int ret;
 
-	if ((n == 9 && !strncmp(tok, "--timeout", 9)) || !strcmp(tok, "-t") ||
+	/* "-t 60", "-t=60", "--timeout=60", "-timeout 60" */
+	if ((n == 9 && !strncmp(tok, "--timeout", 9)) ||
 	    (n == 8 && !strncmp(tok, "-timeout", 8)) || (n == 2 && !strncmp(tok, "-t", 2))) {
 		ret = mopts_number("--timeout", eq ? eq + 1 : next, &mo->mo_timeout, err, errlen);
 		return ret ? ret : (eq ? 1 : 2);
 	}
-	if ((n == 18 && !strncmp(tok, "--negative-timeout", 18)) || !strcmp(tok, "-n") ||
+	if ((n == 18 && !strncmp(tok, "--negative-timeout", 18)) ||
 	    (n == 2 && !strncmp(tok, "-n", 2))) {
 		ret = mopts_number("--negative-timeout", eq ? eq + 1 : next,
 				   &mo->mo_negative_timeout, err, errlen);
