@@ -5,12 +5,17 @@
  * command (tens of ms under TCG) never enters a figure.  Times are printed in
  * microseconds, one sample a line, unless said otherwise.
  *
- *   abench first MODE SRC MNTBASE FILE N
- *	N samples of "access to MNTBASE/kNN/FILE until its first byte is
- *	read", then umount2(MNTBASE/kNN).  MODE auto: the automounter mounts
- *	on the access; bind: mount(2) MS_BIND of SRC first; nfs: the new mount
- *	API (fsopen "nfs", vers=4.2) of SRC (HOST:PATH, HOST an IPv4 literal)
- *	first.  Keys are k01..kN.
+ *   abench first N FILE SIDE...
+ *	N rounds; in each, one sample of every SIDE in turn (A B C A B C ...,
+ *	so that a change in the machine's load lands on every side alike).
+ *	A sample is "access to BASE/kNN/FILE until its first byte is read",
+ *	then umount2(BASE/kNN); round i uses the key k<i>.  SIDE is
+ *	MODE,SRC,BASE[,AGENT]: MODE auto, the automounter mounts on the access
+ *	(AGENT, if given, is written to fs.autofsng.agent first); bind: mount(2)
+ *	MS_BIND of SRC first; nfs: the new mount API (fsopen "nfs", vers=4.2)
+ *	of SRC (HOST:PATH, HOST an IPv4 literal) first.  Prints "SIDE US
+ *	START" lines, SIDE counted from 0, START the CLOCK_MONOTONIC
+ *	microsecond the sample began.
  *   abench walk PATH N R       R samples of the mean ns of one stat(PATH), N stats each
  *   abench par NPROC PATHFMT   NPROC processes stat PATHFMT (a %d becomes 1..NPROC)
  *				at once: prints "us=T failed=F first=A median=M last=L"
@@ -111,34 +116,71 @@ static int nfs_mount(const char *src, const char *mp)
 	return rc;
 }
 
-static int cmd_first(char **av)
-{
-	const char *mode = av[0], *src = av[1], *base = av[2], *file = av[3];
-	int n = atoi(av[4]), i, fd;
-	char mp[4096], path[4200], c;
-	long long t0, t1;
+struct side {
+	char mode[16], src[256], base[1024], agent[1024];
+};
 
-	for (i = 1; i <= n; i++) {
-		snprintf(mp, sizeof(mp), "%s/k%02d", base, i);
-		snprintf(path, sizeof(path), "%s/%s", mp, file);
-		t0 = now_ns();
-		if (!strcmp(mode, "bind")) {
-			if (mount(src, mp, NULL, MS_BIND, NULL))
-				die("mount --bind");
-		} else if (!strcmp(mode, "nfs")) {
-			if (nfs_mount(src, mp))
-				die("fsmount nfs");
-		}
-		fd = open(path, O_RDONLY);
-		if (fd < 0 || read(fd, &c, 1) != 1)
-			die(path);
-		t1 = now_ns();
-		close(fd);
-		printf("%lld\n", (t1 - t0) / 1000);
-		fflush(stdout);
-		if (umount2(mp, 0))
-			umount2(mp, MNT_DETACH);
-	}
+/* "MODE,SRC,BASE[,AGENT]" into SD.  Returns: 0 or -1. */
+static int side_parse(const char *spec, struct side *sd)
+{
+	memset(sd, 0, sizeof(*sd));
+	if (sscanf(spec, "%15[^,],%255[^,],%1023[^,],%1023s", sd->mode, sd->src,
+		   sd->base, sd->agent) < 3)
+		return -1;
+	return strcmp(sd->mode, "auto") && strcmp(sd->mode, "bind") &&
+	       strcmp(sd->mode, "nfs") ? -1 : 0;
+}
+
+static void agent_set(const char *agent)
+{
+	int fd = open("/proc/sys/fs/autofsng/agent", O_WRONLY);
+
+	if (fd < 0 || write(fd, agent, strlen(agent)) < 0)
+		die("fs.autofsng.agent");
+	close(fd);
+}
+
+/* One first access to SD's key I: prints "SIDE US START" (START: CLOCK_MONOTONIC us). */
+static void first_one(const struct side *sd, int k, const char *file, int i)
+{
+	char mp[1100], path[1400], c;
+	long long t0, t1;
+	int fd;
+
+	snprintf(mp, sizeof(mp), "%s/k%02d", sd->base, i);
+	snprintf(path, sizeof(path), "%s/%s", mp, file);
+	if (sd->agent[0])
+		agent_set(sd->agent);
+	t0 = now_ns();
+	if (!strcmp(sd->mode, "bind") && mount(sd->src, mp, NULL, MS_BIND, NULL))
+		die("mount --bind");
+	if (!strcmp(sd->mode, "nfs") && nfs_mount(sd->src, mp))
+		die("fsmount nfs");
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || read(fd, &c, 1) != 1)
+		die(path);
+	t1 = now_ns();
+	close(fd);
+	if (umount2(mp, 0))
+		umount2(mp, MNT_DETACH);
+	printf("%d %lld %lld\n", k, (t1 - t0) / 1000, t0 / 1000);
+	fflush(stdout);
+}
+
+static int cmd_first(int ac, char **av)
+{
+	int n = atoi(av[0]), nsides = ac - 2, i, k;
+	struct side *sides = calloc(nsides > 0 ? nsides : 1, sizeof(*sides));
+
+	if (!sides || nsides < 1 || n < 1 || n > 99)
+		die("first: N (1-99) FILE SIDE...");
+	for (k = 0; k < nsides; k++)
+		if (side_parse(av[2 + k], &sides[k]))
+			die("first: SIDE is MODE,SRC,BASE[,AGENT], MODE auto, bind or nfs");
+	for (i = 1; i <= n; i++)
+		for (k = 0; k < nsides; k++)
+			first_one(&sides[k], k, av[1], i);
+	free(sides);
 	return 0;
 }
 
@@ -319,12 +361,14 @@ int main(int argc, char **argv)
 		int args;
 		int (*fn)(char **av);
 	} cmds[] = {
-		{ "first", 5, cmd_first }, { "walk", 3, cmd_walk },
+		{ "walk", 3, cmd_walk },
 		{ "par", 2, cmd_par }, { "neg", 2, cmd_neg }, { "ls", 1, cmd_ls },
 		{ "hold", 3, cmd_hold }, { "gone", 2, cmd_gone },
 	};
 	size_t i;
 
+	if (argc >= 5 && !strcmp(argv[1], "first"))
+		return cmd_first(argc - 2, argv + 2);
 	for (i = 0; argc > 1 && i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name) && argc - 2 == cmds[i].args)
 			return cmds[i].fn(argv + 2);
