@@ -18,6 +18,29 @@
 
 struct am_loaded;
 
+/*
+ * One request's variables (agent/rqvars.c): the system ones at once, the
+ * requester's names (USER GROUP HOME, a name-service lookup) and a program
+ * map's environment only when something uses them.
+ */
+struct am_rqvars {
+	struct am_vars rv_std;
+	const struct am_vars *rv_defines;	/* -D of the master map */
+	uid_t rv_uid;
+	gid_t rv_gid;
+	bool rv_named;			/* rv_std has USER GROUP HOME */
+	char **rv_env;			/* built on first use, or NULL */
+};
+
+/* Returns: 0, -ENOMEM. */
+int am_rqvars_init(struct am_rqvars *rv, uid_t uid, gid_t gid,
+		   const struct am_vars *defines);
+/* Look the requester's names up, once.  Returns: 0, -ENOMEM. */
+int am_rqvars_names(struct am_rqvars *rv);
+/* The program maps' environment (built once); NULL for no RV or out of memory. */
+char *const *am_rqvars_env(struct am_rqvars *rv);
+void am_rqvars_free(struct am_rqvars *rv);
+
 struct am_ctx {
 	struct am_conf ac_conf;
 	struct am_host ac_host;
@@ -26,8 +49,8 @@ struct am_ctx {
 	const char *ac_incl[AM_INCLUDE_DEPTH];	/* sources being read, outermost first */
 	size_t ac_nincl;
 	bool ac_expiry_warned;
-	/* environment of program maps during one request (am_resolve), or NULL */
-	char *const *ac_map_env;
+	/* the variables of the request being resolved (am_resolve), or NULL */
+	struct am_rqvars *ac_rqvars;
 	/* "file:line" of the entry a file backend returned last, or "" */
 	char ac_where[512];
 };

@@ -29,6 +29,15 @@ const char *am_vars_get(const struct am_vars *vars, const char *name);
  * GID USER GROUP HOME, for the requester UID/GID.  Returns: 0, -ENOMEM.
  */
 int am_vars_standard(struct am_vars *vars, uid_t uid, gid_t gid);
+/*
+ * The same in two parts: am_vars_system sets all but USER GROUP HOME, and
+ * am_vars_names those three, which cost name-service lookups (files, LDAP,
+ * SSSD...) and are looked up only when TEXT uses one: am_vars_uses_names.
+ * Returns: 0, -ENOMEM.
+ */
+int am_vars_system(struct am_vars *vars, uid_t uid, gid_t gid);
+int am_vars_names(struct am_vars *vars, uid_t uid, gid_t gid);
+bool am_vars_uses_names(const char *text);
 /* A "-DNAME=value" define ("NAME=value").  Returns: 0, -EINVAL, -ENOMEM. */
 int am_vars_define(struct am_vars *vars, const char *def);
 void am_vars_free(struct am_vars *vars);

@@ -105,19 +105,13 @@ static const char *vars_cpu(const char *machine)
 	return machine;
 }
 
-static int vars_user(struct am_vars *vars, uid_t uid, gid_t gid)
+int am_vars_names(struct am_vars *vars, uid_t uid, gid_t gid)
 {
 	struct passwd pw, *pwp = NULL;
 	struct group gr, *grp = NULL;
-	char buf[4096], num[32];
-	int err;
+	char buf[4096];
+	int err = 0;
 
-	snprintf(num, sizeof(num), "%u", (unsigned int)uid);
-	err = am_vars_set(vars, "UID", num);
-	snprintf(num, sizeof(num), "%u", (unsigned int)gid);
-	err = err ? err : am_vars_set(vars, "GID", num);
-	if (err)
-		return err;
 	if (!getpwuid_r(uid, &pw, buf, sizeof(buf), &pwp) && pwp) {
 		err = am_vars_set(vars, "USER", pw.pw_name);
 		err = err ? err : am_vars_set(vars, "HOME", pw.pw_dir);
@@ -129,10 +123,39 @@ static int vars_user(struct am_vars *vars, uid_t uid, gid_t gid)
 	return err;
 }
 
+/* NAME is one of the variables am_vars_names sets. */
+static bool vars_is_name(const char *name, size_t len)
+{
+	return (len == 4 && (!strncmp(name, "USER", 4) || !strncmp(name, "HOME", 4))) ||
+	       (len == 5 && !strncmp(name, "GROUP", 5));
+}
+
+bool am_vars_uses_names(const char *text)
+{
+	const char *p, *name;
+	size_t len;
+
+	for (p = strchr(text, '$'); p; p = strchr(p + 1, '$')) {
+		name = p[1] == '{' ? p + 2 : p + 1;
+		for (len = 0; isalnum((unsigned char)name[len]) || name[len] == '_'; len++)
+			;
+		if (vars_is_name(name, len))
+			return true;
+	}
+	return false;
+}
+
 int am_vars_standard(struct am_vars *vars, uid_t uid, gid_t gid)
 {
+	int err = am_vars_system(vars, uid, gid);
+
+	return err ? err : am_vars_names(vars, uid, gid);
+}
+
+int am_vars_system(struct am_vars *vars, uid_t uid, gid_t gid)
+{
 	struct utsname u;
-	char shost[sizeof(u.nodename)];
+	char shost[sizeof(u.nodename)], num[32];
 	const char *dot;
 	int err;
 
@@ -150,7 +173,10 @@ int am_vars_standard(struct am_vars *vars, uid_t uid, gid_t gid)
 	err = err ? err : am_vars_set(vars, "OSNAME", u.sysname);
 	err = err ? err : am_vars_set(vars, "OSREL", u.release);
 	err = err ? err : am_vars_set(vars, "OSVERS", u.version);
-	return err ? err : vars_user(vars, uid, gid);
+	snprintf(num, sizeof(num), "%u", (unsigned int)uid);
+	err = err ? err : am_vars_set(vars, "UID", num);
+	snprintf(num, sizeof(num), "%u", (unsigned int)gid);
+	return err ? err : am_vars_set(vars, "GID", num);
 }
 
 /* Append S so that the tokenizer reads it back as literal text. */

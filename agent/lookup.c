@@ -19,6 +19,7 @@
 
 #include "am_lookup.h"
 #include "am_mount.h"
+#include "am_stage.h"
 #include "am_util.h"
 
 /* The mounts one lookup makes: the target and the triggers on its children. */
@@ -288,8 +289,10 @@ int am_cmd_lookup(struct am_ctx *ctx)
 			am_log(LOG_ERR, "map %s: key %s: the entry has no offset %s",
 			       rq.rq_map, rq.rq_key, rq.rq_offset);
 	}
+	am_stage_enter(AM_STAGE_MOUNT);
 	if (!ret)
 		ret = plan_build(ctx, &rq, &rs, &lp);
+	am_stage_enter(AM_STAGE_ATTACH);
 	/*
 	 * Everything that looks at files happens before setns: from here on a
 	 * path would resolve in the requester's tree, and the log never
@@ -306,6 +309,7 @@ int am_cmd_lookup(struct am_ctx *ctx)
 	}
 	if (!ret)
 		ret = plan_attach(ctx, &rq, &rs, &lp, mountfd);
+	am_stage_enter(AM_STAGE_END);
 	lookup_report(&rq, &rs, planned ? &lp : NULL, ret, t0);
 	if (planned)
 		plan_free(&lp);
@@ -315,6 +319,7 @@ close_fds:
 		close(mountfd);
 	if (nsfd >= 0)
 		close(nsfd);
+	am_stage_report("lookup");
 	return ret;
 }
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "am_lookup.h"
+#include "am_stage.h"
 #include "am_util.h"
 
 static void usage(FILE *f)
@@ -122,6 +123,7 @@ int main(int argc, char **argv)
 	unsigned int limit;
 	int ret;
 
+	am_stage_begin();
 	stdio_ensure();
 	signals_setup();
 	argc--, argv++;

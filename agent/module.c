@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "am_agent.h"
+#include "am_stage.h"
 #include "am_util.h"
 
 struct am_loaded {
@@ -140,6 +141,7 @@ int am_module_load(struct am_ctx *ctx, enum am_module_kind kind,
 {
 	const char *prefix = kind == AM_MODULE_MAP ? AM_MAP_PREFIX : AM_MOUNT_PREFIX;
 	struct am_loaded *lo;
+	enum am_stage prev;
 	char *file, *path;
 	int err;
 
@@ -165,7 +167,9 @@ int am_module_load(struct am_ctx *ctx, enum am_module_kind kind,
 		free(path);
 		return -ENOMEM;
 	}
+	prev = am_stage_enter(AM_STAGE_MODULE);
 	err = module_open(path, kind, &lo->lo_handle, &lo->lo_ops);
+	am_stage_enter(prev);
 	free(path);
 	lo->lo_name = strdup(name);
 	if (err || !lo->lo_name) {

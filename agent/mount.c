@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "am_mount.h"
+#include "am_stage.h"
 #include "am_util.h"
 
 #ifndef SYS_mount_setattr
@@ -306,7 +307,7 @@ static int mountfd_open(int dirfd)
 	return fd < 0 ? -errno : (int)fd;
 }
 
-int am_expiry_set(struct am_ctx *ctx, int fd, unsigned int policy, unsigned int timeout)
+static int expiry_set(struct am_ctx *ctx, int fd, unsigned int policy, unsigned int timeout)
 {
 	struct mountfd_expire me = {
 		.me_size = sizeof(me),
@@ -327,6 +328,15 @@ int am_expiry_set(struct am_ctx *ctx, int fd, unsigned int policy, unsigned int 
 	if (ioctl(mfd, MOUNTFD_IOC_SETEXPIRE, &me))
 		err = -errno;
 	close(mfd);
+	return err;
+}
+
+int am_expiry_set(struct am_ctx *ctx, int fd, unsigned int policy, unsigned int timeout)
+{
+	enum am_stage prev = am_stage_enter(AM_STAGE_EXPIRE);
+	int err = expiry_set(ctx, fd, policy, timeout);
+
+	am_stage_enter(prev);
 	return err;
 }
 

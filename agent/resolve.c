@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "am_lookup.h"
+#include "am_stage.h"
 #include "am_util.h"
 
 void am_resolved_free(struct am_resolved *rs)
@@ -63,15 +64,18 @@ static int resolve_fetch(struct am_ctx *ctx, const struct am_request *rq,
 }
 
 /* Returns: an am_exit code. */
-static int resolve_parse(const struct am_request *rq, const struct am_vars *std,
+static int resolve_parse(const struct am_request *rq, struct am_rqvars *rv,
 			 struct am_resolved *rs)
 {
+	const struct am_vars *std = &rv->rv_std;
 	struct am_vars vars = { 0 };
 	char why[256] = "out of memory", *expanded = NULL;
 	char *defopts = am_trust_defopts(rs);
 	size_t i;
 	int err = defopts ? 0 : -ENOMEM;
 
+	if (!err && am_vars_uses_names(rs->rs_text))
+		err = am_rqvars_names(rv);
 	for (i = 0; !err && i < std->av_n; i++)
 		err = am_vars_set(&vars, std->av_name[i], std->av_value[i]);
 	for (i = 0; !err && i < rs->rs_mo.mo_defines.av_n; i++)
@@ -96,26 +100,9 @@ static int resolve_parse(const struct am_request *rq, const struct am_vars *std,
 	return AM_EXIT_OK;
 }
 
-/* Fetch with the program maps' environment in place.  Returns: an am_exit code. */
-static int resolve_fetch_env(struct am_ctx *ctx, const struct am_request *rq,
-			     const struct am_vars *std, struct am_resolved *rs)
-{
-	char **env;
-	int ret;
-
-	env = am_mapenv(std, &rs->rs_mo.mo_defines);
-	if (!env)
-		return AM_EXIT_INTERNAL;
-	ctx->ac_map_env = env;
-	ret = resolve_fetch(ctx, rq, rs);
-	ctx->ac_map_env = NULL;
-	am_mapenv_free(env);
-	return ret;
-}
-
 int am_resolve(struct am_ctx *ctx, const struct am_request *rq, struct am_resolved *rs)
 {
-	struct am_vars std = { 0 };
+	struct am_rqvars rv;
 	const char *why;
 	char err[256];
 	int ret;
@@ -139,15 +126,19 @@ int am_resolve(struct am_ctx *ctx, const struct am_request *rq, struct am_resolv
 						     ctx->ac_conf.cf_timeout;
 	rs->rs_strictexpire = rs->rs_mo.mo_strictexpire >= 0 ? rs->rs_mo.mo_strictexpire :
 							      ctx->ac_conf.cf_strictexpire;
-	if (am_vars_standard(&std, rq->rq_uid, rq->rq_gid))
+	if (am_rqvars_init(&rv, rq->rq_uid, rq->rq_gid, &rs->rs_mo.mo_defines))
 		ret = AM_EXIT_INTERNAL;
+	am_stage_enter(AM_STAGE_MAP);
+	ctx->ac_rqvars = &rv;
 	if (!ret)
-		ret = resolve_fetch_env(ctx, rq, &std, rs);
+		ret = resolve_fetch(ctx, rq, rs);
+	ctx->ac_rqvars = NULL;
+	am_stage_enter(AM_STAGE_PARSE);
 	if (!ret)
-		ret = resolve_parse(rq, &std, rs);
+		ret = resolve_parse(rq, &rv, rs);
 	if (!ret)
 		ret = am_trust_check_submaps(rq, rs);
-	am_vars_free(&std);
+	am_rqvars_free(&rv);
 	return ret;
 }
 

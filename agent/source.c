@@ -280,13 +280,17 @@ static int source_open(struct am_chain *ch, struct am_source *s)
 		.ma_argc = ch->ch_argc,
 		.ma_argv = ch->ch_argv,
 		.ma_host = &ch->ch_ctx->ac_host,
-		.ma_env = (const char *const *)ch->ch_ctx->ac_map_env,
 	};
 	const void *ops;
 	int err;
 
 	if (s->so_state)
 		return s->so_state > 0 ? 0 : s->so_state;
+	if (!strcmp(s->so_type, "program") && ch->ch_ctx->ac_rqvars) {
+		args.ma_env = (const char *const *)am_rqvars_env(ch->ch_ctx->ac_rqvars);
+		if (!args.ma_env)
+			return -ENOMEM;
+	}
 	err = am_module_load(ch->ch_ctx, AM_MODULE_MAP, s->so_type, &ops);
 	if (err) {
 		s->so_state = -EAGAIN;

@@ -41,6 +41,19 @@ expect test-include 0 "from other:/x" $AUTOFS test auto.home extra
 expect test-timeout-option 0 "expire after 90 s" $AUTOFS test auto.home alice --timeout=90
 expect test-default-timeout 0 "expire after 600 s" $AUTOFS test auto.home alice
 expect test-direct 0 "from /srv/x" $AUTOFS test auto.direct /data/x
+# The requester's names (USER GROUP HOME) cost a name-service lookup, which
+# on a real site may go to LDAP or SSSD: made only for an entry that uses one
+printf 'plain\tserver:/p\nmine\tserver:/home/$USER\nbraced\tserver:/g/${GROUP}\n' > "$T/auto.names"
+names_read() {	# KEY: how often /etc/passwd or /etc/group was opened for it
+	strace -f -e trace=openat -o "$T/names.strace" $AUTOFS test auto.names "$1" >/dev/null 2>&1
+	grep -cE '"/etc/(passwd|group)"' "$T/names.strace"
+}
+[ "$(names_read plain)" = 0 ] && pass names-not-looked-up ||
+	fail names-not-looked-up "an entry without \$USER read $(names_read plain) name files"
+[ "$(names_read mine)" -gt 0 ] && pass names-looked-up-for-user ||
+	fail names-looked-up-for-user "\$USER expanded without a lookup?"
+expect test-names-user 0 "from server:/home/$(id -un)" $AUTOFS test auto.names mine
+expect test-names-group 0 "from server:/g/$(id -gn)" $AUTOFS test auto.names braced
 expect test-direct-missing 3 "" $AUTOFS test auto.direct /data/y
 expect test-program 0 "tmpfs via module generic" $AUTOFS test auto.prog good
 expect test-program-source 0 "source program:$T/auto.prog" $AUTOFS test auto.prog good
