@@ -142,6 +142,21 @@ static int conn_open_uri(struct ldap_conn *conn, const char *uri, LDAP **ldp)
 }
 
 /*
+ * libldap initializes itself on the first connection, and that runs
+ * sasl_client_init(), which loads every Cyrus SASL plugin installed:
+ * GSSAPI with the Kerberos libraries, DIGEST-MD5 with OpenSSL's libcrypto,
+ * sasldb with Berkeley DB and more, the larger part of an LDAP lookup in
+ * an agent that lives for one lookup.  A bind without SASL needs none of
+ * them: SASL_PATH then names a plugin "directory" that holds none (an
+ * administrator's own SASL_PATH is kept).
+ */
+static void conn_plugins(const struct ldap_conn *conn)
+{
+	if (conn->lc_auth->la_req != LA_BIND_SASL)
+		setenv("SASL_PATH", "/dev/null", 0);
+}
+
+/*
  * Connect to the first URI of the list that answers and accepts the bind.
  * Returns: 0, -EAGAIN when none does (each failure has been logged).
  */
@@ -152,6 +167,7 @@ int ldap_conn_open(struct ldap_conn *conn)
 
 	if (conn->lc_ld)
 		return 0;
+	conn_plugins(conn);
 	for (i = 0; conn->lc_uris[i]; i++) {
 		rc = conn_open_uri(conn, conn->lc_uris[i], &conn->lc_ld);
 		if (rc == LDAP_SUCCESS) {

@@ -42,6 +42,11 @@ check_map() {	# SCHEMA-LABEL MAP
 
 ldap_agent_conf
 check_map rfc2307bis "$BIS"
+# The first connection of libldap loads every Cyrus SASL plugin installed
+# (GSSAPI with Kerberos, DIGEST-MD5 with libcrypto, sasldb with Berkeley DB)
+# unless told otherwise: an anonymous or simple bind needs none of them
+strace -f -e trace=openat -o "$TMP/strace" "$PROBE" "$MODDIR/map_ldap.so" "$BIS" lookup alice >/dev/null 2>&1
+t_eq "an anonymous bind loads no SASL plugin" "0" "$(grep -c '/sasl2/lib' "$TMP/strace")"
 check_map rfc2307 "$NIS"
 
 ldap_agent_conf "search_base=ou=nis,$SUFFIX"
