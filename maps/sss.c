@@ -329,8 +329,9 @@ static int sss_read_one(struct am_map *map, int fd, am_key_fn fn, void *arg,
 	if (r.r_status)
 		return r.r_status > 0 ? 1 : sss_error(map, -r.r_status, "SSSD");
 	if (r.r_klen > SSS_MAX_KEY || r.r_vlen > SSS_MAX_VALUE) {
-		sss_log(map, LOG_ERR, "map %s: an entry of %u bytes, more than %u",
-			map->m_name, r.r_vlen, SSS_MAX_VALUE);
+		sss_log(map, LOG_ERR,
+			"map %s: refused an entry with a key of %u bytes (at most %u) or a value of %u (at most %u)",
+			map->m_name, r.r_klen, SSS_MAX_KEY, r.r_vlen, SSS_MAX_VALUE);
 		return -EIO;
 	}
 	k = sss_read_str(map, fd, r.r_klen, &err);
