@@ -55,10 +55,20 @@ sssd_start() {
 # The pid of sssd's autofs responder, the process the agent talks to.
 sssd_autofs_pid() { pgrep -P "$(cat /run/sssd.pid)" -x sssd_autofs; }
 
+# Ends sssd and waits for its responders too: one still shutting down
+# would accept the agent's connection and not answer.
 sssd_stop() {
-	local pid
+	local pid all p
 	pid=$(cat /run/sssd.pid 2>/dev/null) || return 0
-	kill -CONT $(sssd_autofs_pid) 2>/dev/null
+	all="$pid $(pgrep -P "$pid")"
+	kill -CONT $all 2>/dev/null
 	kill "$pid" 2>/dev/null || return 0
-	while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+	for p in $all; do
+		for _ in $(seq 1 100); do
+			kill -0 "$p" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -0 "$p" 2>/dev/null && kill -KILL "$p"
+	done
+	return 0
 }
