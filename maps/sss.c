@@ -40,7 +40,7 @@
 #define SSS_DEF_SOCKET	"/var/lib/sss/pipes/autofs"
 #define SSS_DEF_TIMEOUT	10
 #define SSS_PROTO	1		/* the error codes above */
-#define SSS_MAX_KEY	PATH_MAX	/* the library's own limit */
+#define SSS_MAX_KEY	((unsigned int)PATH_MAX)	/* the library's own limit */
 #define SSS_MAX_VALUE	(1U << 20)
 
 typedef unsigned int (*sss_proto_fn)(unsigned int);
@@ -214,6 +214,19 @@ static int sss_put(int fd, int32_t status, const char *key, const char *val)
 	return 0;
 }
 
+/* Returns: true when KEY and VAL fit the limits, logging the one that does not. */
+static bool sss_fits(struct am_map *map, const char *key, const char *val)
+{
+	size_t kl = strlen(key), vl = strlen(val);
+
+	if (kl <= SSS_MAX_KEY && vl <= SSS_MAX_VALUE)
+		return true;
+	sss_log(map, LOG_ERR,
+		"map %s: refused an entry with a key of %zu bytes (at most %u) or a value of %zu (at most %u)",
+		map->m_name, kl, SSS_MAX_KEY, vl, SSS_MAX_VALUE);
+	return false;
+}
+
 /* A lookup; the wildcard may be stored as "*" or "/" (rfc2307 maps). */
 static int sss_job_lookup(struct am_map *map, int fd, void *ctx, const char *key)
 {
@@ -225,7 +238,10 @@ static int sss_job_lookup(struct am_map *map, int fd, void *ctx, const char *key
 		err = map->m_lib.sl_byname("/", &val, ctx);
 	if (err || !val)
 		return sss_put(fd, -(err ? err : ENOENT), NULL, NULL);
-	err = sss_put(fd, 0, key, val);
+	if (!sss_fits(map, key, val))
+		err = sss_put(fd, -EFBIG, NULL, NULL);
+	else
+		err = sss_put(fd, 0, key, val);
 	free(val);
 	return err ? err : sss_put(fd, 1, NULL, NULL);
 }
@@ -243,7 +259,8 @@ static int sss_job_list(struct am_map *map, int fd, void *ctx, const char *key)
 			return sss_put(fd, 1, NULL, NULL);
 		if (err)
 			return sss_put(fd, -err, NULL, NULL);
-		err = sss_put(fd, 0, strcmp(k, "/") ? k : "*", v ? v : "");
+		if (sss_fits(map, k, v ? v : ""))
+			err = sss_put(fd, 0, strcmp(k, "/") ? k : "*", v ? v : "");
 		free(k);
 		free(v);
 		if (err)
@@ -316,8 +333,8 @@ static char *sss_read_str(struct am_map *map, int fd, uint32_t len, int *err)
  * One answer: an entry is passed to FN.  Returns: 0 for an entry, 1 at the
  * end, the library's error as the module convention, -ETIMEDOUT, -EIO.
  */
-static int sss_read_one(struct am_map *map, int fd, am_key_fn fn, void *arg,
-			int *stop)
+static int sss_read_one(struct am_map *map, int fd, const char *what,
+			am_key_fn fn, void *arg, int *stop)
 {
 	struct sss_rec r;
 	char *k, *v = NULL;
@@ -327,13 +344,9 @@ static int sss_read_one(struct am_map *map, int fd, am_key_fn fn, void *arg,
 	if (err)
 		return err;
 	if (r.r_status)
-		return r.r_status > 0 ? 1 : sss_error(map, -r.r_status, "SSSD");
-	if (r.r_klen > SSS_MAX_KEY || r.r_vlen > SSS_MAX_VALUE) {
-		sss_log(map, LOG_ERR,
-			"map %s: refused an entry with a key of %u bytes (at most %u) or a value of %u (at most %u)",
-			map->m_name, r.r_klen, SSS_MAX_KEY, r.r_vlen, SSS_MAX_VALUE);
-		return -EIO;
-	}
+		return r.r_status > 0 ? 1 : sss_error(map, -r.r_status, what);
+	if (r.r_klen > SSS_MAX_KEY || r.r_vlen > SSS_MAX_VALUE)
+		return -EIO;		/* the child checked: it is not ours */
 	k = sss_read_str(map, fd, r.r_klen, &err);
 	if (k)
 		v = sss_read_str(map, fd, r.r_vlen, &err);
@@ -345,28 +358,32 @@ static int sss_read_one(struct am_map *map, int fd, am_key_fn fn, void *arg,
 }
 
 /* Returns: FN's non-zero stop value, 0, or the error of the first answer. */
-static int sss_collect(struct am_map *map, int fd, am_key_fn fn, void *arg)
+static int sss_collect(struct am_map *map, int fd, const char *what,
+		       am_key_fn fn, void *arg)
 {
 	int err, stop = 0;
 
 	do
-		err = sss_read_one(map, fd, fn, arg, &stop);
+		err = sss_read_one(map, fd, what, fn, arg, &stop);
 	while (!err);
 	if (err == -ETIMEDOUT) {
-		sss_log(map, LOG_ERR, "map %s: SSSD did not answer within %d s, not asked again",
-			map->m_name, map->m_timeout_ms / 1000);
+		sss_log(map, LOG_ERR, "map %s: %s: SSSD did not answer within %d s, not asked again",
+			map->m_name, what, map->m_timeout_ms / 1000);
 		map->m_hung = true;
 		return -EAGAIN;
 	}
 	if (err == -EIO)
-		sss_log(map, LOG_ERR, "map %s: the SSSD client ended without an answer",
-			map->m_name);
+		sss_log(map, LOG_ERR, "map %s: %s: the SSSD client ended without an answer",
+			map->m_name, what);
 	return err == 1 ? stop : err;
 }
 
-/* Runs JOB for KEY in a child, FN for each entry it finds.  Returns: as sss_collect. */
-static int sss_run(struct am_map *map, sss_job_fn job, const char *key,
-		   am_key_fn fn, void *arg)
+/*
+ * Runs JOB for KEY in a child, FN for each entry it finds; WHAT names the
+ * call in log lines.  Returns: as sss_collect.
+ */
+static int sss_run(struct am_map *map, const char *what, sss_job_fn job,
+		   const char *key, am_key_fn fn, void *arg)
 {
 	int p[2], err, status;
 	pid_t pid;
@@ -387,7 +404,7 @@ static int sss_run(struct am_map *map, sss_job_fn job, const char *key,
 		sss_child(map, p[1], job, key);
 	}
 	close(p[1]);
-	err = sss_collect(map, p[0], fn, arg);
+	err = sss_collect(map, p[0], what, fn, arg);
 	close(p[0]);
 	kill(pid, SIGKILL);	/* done or hung: it has nothing more to say */
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -445,7 +462,7 @@ static int sss_map_open(struct am_map **mapp, const struct am_map_args *args)
 	if (map->m_lib.sl_proto)
 		map->m_lib.sl_proto(SSS_PROTO);
 	/* a missing map (-ENOENT) and a down SSSD are told apart here */
-	ret = sss_run(map, NULL, NULL, NULL, NULL);
+	ret = sss_run(map, "open", NULL, NULL, NULL, NULL);
 	if (ret)
 		goto fail;
 	*mapp = map;
@@ -469,7 +486,7 @@ static int sss_map_lookup(struct am_map *map, const char *key, char **entry)
 
 	if (strlen(key) >= SSS_MAX_KEY)
 		return -ENOENT;
-	ret = sss_run(map, sss_job_lookup, key, sss_keep, &val);
+	ret = sss_run(map, "lookup", sss_job_lookup, key, sss_keep, &val);
 	if (ret == 1 && val) {
 		*entry = val;
 		return 0;
@@ -480,7 +497,7 @@ static int sss_map_lookup(struct am_map *map, const char *key, char **entry)
 
 static int sss_map_enumerate(struct am_map *map, am_key_fn fn, void *arg)
 {
-	return sss_run(map, sss_job_list, NULL, fn, arg);
+	return sss_run(map, "list", sss_job_list, NULL, fn, arg);
 }
 
 const struct am_map_ops am_map_module = {
