@@ -64,6 +64,7 @@ cat > /etc/auto.master <<MASTER
 /mnt/ldaphome ldap:automountMapName=auto.home,$BIS
 MASTER
 printf 'dave -fstype=nfs,vers=4.2 127.0.0.1:/export/files/dave\n' > /etc/auto.home
+at_exit "rm -f /etc/auto.home"
 mkdir -p /mnt/ldaphome /mnt/proj
 unset AUTOFS_AGENT_CONF AUTOFS_AGENT_MODULE_DIR AUTOFS_AGENT_NSSWITCH
 
