@@ -10,7 +10,7 @@
 
 static const char *const map_types[] = {
 	"file", "files", "program", "nis", "yp", "ldap", "ldaps", "hosts",
-	"dir", NULL,
+	"dir", "sss", NULL,
 };
 
 static const char *mapspec_type(const char *type, size_t n)

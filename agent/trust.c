@@ -64,7 +64,8 @@ static const char *trust_submap_refused(const char *spec)
 
 	if (am_startswith(spec, "ldap:"))
 		return strpbrk(spec + 5, "/:") ? "an LDAP map that names a server" : NULL;
-	if (am_startswith(spec, "nis:") || am_startswith(spec, "yp:"))
+	if (am_startswith(spec, "nis:") || am_startswith(spec, "yp:") ||
+	    am_startswith(spec, "sss:"))
 		spec = strchr(spec, ':') + 1;
 	if (!*spec || spec[strspn(spec, name_chars)])
 		return "not a plain map name";

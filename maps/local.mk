@@ -29,6 +29,13 @@ maps_map_nis_la_CFLAGS = $(AM_CFLAGS) -D_GNU_SOURCE $(NSL_CFLAGS) $(TIRPC_CFLAGS
 maps_map_nis_la_LIBADD = $(NSL_LIBS) $(TIRPC_LIBS)
 maps_map_nis_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS) $(MAP_EXPORT)
 
+# SSSD: libsss_autofs.so is dlopen'd at run time, so no build dependency.
+module_LTLIBRARIES += maps/map_sss.la
+maps_map_sss_la_SOURCES = maps/sss.c
+maps_map_sss_la_CFLAGS = $(AM_CFLAGS) -D_GNU_SOURCE
+maps_map_sss_la_LIBADD = -ldl
+maps_map_sss_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS) $(MAP_EXPORT)
+
 EXTRA_DIST += maps/README.md
 
 # modules are dlopen'd by name: no libtool archives in the installed tree

@@ -130,7 +130,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 mkdir -p "$T/auto.isdir"
 expect unreadable-map-is-unavailable 4 "cannot read map" $AUTOFS test auto.isdir x
-expect bad-map-type 2 "unknown map type" $AUTOFS test sss:auto.home alice
+expect bad-map-type 2 "unknown map type" $AUTOFS test hesiod:auto.home alice
 
 # a map file truncated and rewritten in place while lookups read it: each
 # lookup finds the key or not, and none dies (a mapped file gave SIGBUS)

@@ -31,11 +31,13 @@ MAPS_INTEGRATION_TESTS = \
 	test/integration/ldap_auth.sh \
 	test/integration/ldap_failover.sh \
 	test/integration/nis_lookup.sh \
+	test/integration/sss_lookup.sh \
 	test/integration/hosts_hostile.sh
 
 TESTS += test/integration/ldap-text-fuzz $(MAPS_INTEGRATION_TESTS)
 EXTRA_DIST += $(MAPS_INTEGRATION_TESTS) test/integration/maps_lib.sh \
 	test/integration/ldap_lib.sh test/integration/nis_lib.sh \
+	test/integration/sss_lib.sh \
 	test/integration/lsan.supp test/integration/bench.sh
 
 # The -hosts map against a MOUNT server that lies (hosts_hostile.sh and the
