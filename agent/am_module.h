@@ -32,6 +32,38 @@
 #define AM_MOUNT_PREFIX	"mount_"
 
 /*
+ * A module may also be linked into the agent itself (a built-in, as the
+ * file map and the bind mount are, which nearly every lookup uses): the
+ * same source compiled with AM_BUILTIN, the same descriptor and checks,
+ * found by name without dlopen.  A module declares its descriptor with
+ * AM_MAP_MODULE(name) or AM_MOUNT_MODULE(name); built in, that also puts a
+ * record in the section "am_builtin" the agent looks through.
+ */
+struct am_builtin {
+	const char *ab_name;		/* "file", "bind" */
+	int ab_kind;			/* AM_BUILTIN_MAP or AM_BUILTIN_MOUNT */
+	const void *ab_ops;
+};
+
+#define AM_BUILTIN_MAP		0
+#define AM_BUILTIN_MOUNT	1
+
+#ifdef AM_BUILTIN
+#define AM_BUILTIN_DESC(type, kind, name)					\
+	static const struct type am_builtin_ops_##name;				\
+	static const struct am_builtin am_builtin_##name = {			\
+		#name, kind, &am_builtin_ops_##name };				\
+	static const struct am_builtin *const am_builtin_ptr_##name		\
+		__attribute__((used, section("am_builtin"))) = &am_builtin_##name; \
+	static const struct type am_builtin_ops_##name
+#define AM_MAP_MODULE(name)	AM_BUILTIN_DESC(am_map_ops, AM_BUILTIN_MAP, name)
+#define AM_MOUNT_MODULE(name)	AM_BUILTIN_DESC(am_mount_ops, AM_BUILTIN_MOUNT, name)
+#else
+#define AM_MAP_MODULE(name)	const struct am_map_ops am_map_module
+#define AM_MOUNT_MODULE(name)	const struct am_mount_ops am_mount_module
+#endif
+
+/*
  * Services the agent lends a module.  A module must not reach into agent
  * globals; everything it may know comes through these.
  */

@@ -13,8 +13,10 @@ agent_libamcore_a_SOURCES = \
 agent_libamcore_a_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
 
 sbin_PROGRAMS += agent/autofs
-agent_autofs_SOURCES = agent/main.c
-agent_autofs_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
+# the file map and the bind mount, which nearly every lookup uses, are
+# built in (am_module.h): no dlopen for them; their .so are built as well
+agent_autofs_SOURCES = agent/main.c $(MAP_FILE_SOURCES) $(MOUNT_BIND_SOURCES)
+agent_autofs_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE -DAM_BUILTIN
 agent_autofs_LDADD = agent/libamcore.a $(LIBS)
 # the modules resolve nothing from the agent; -rdynamic is not needed
 agent_autofs_LDFLAGS = $(AM_LDFLAGS) $(SAN_TIRPC_PRELOAD)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The one module loader: map backends (map_<name>.so) and mount modules
- * (mount_<name>.so), found in AUTOFS_AGENT_MODULE_DIR, module_dir or
- * MODULEDIR, checked for their descriptor's abi and size before use.
+ * (mount_<name>.so), built into the agent (am_module.h) or found in
+ * AUTOFS_AGENT_MODULE_DIR, module_dir or MODULEDIR, checked for their
+ * descriptor's abi and size before use.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -136,13 +137,54 @@ static int module_open(const char *path, enum am_module_kind kind,
 	return 0;
 }
 
+/* The records AM_MAP_MODULE / AM_MOUNT_MODULE leave in a built-in's object. */
+extern const struct am_builtin *const __start_am_builtin[] __attribute__((weak));
+extern const struct am_builtin *const __stop_am_builtin[] __attribute__((weak));
+
+/* Returns: 0 and *OPSP for a module built into the agent, else -ENOENT. */
+static int module_builtin(enum am_module_kind kind, const char *name, const void **opsp)
+{
+	int want = kind == AM_MODULE_MAP ? AM_BUILTIN_MAP : AM_BUILTIN_MOUNT;
+	const struct am_builtin *const *b;
+
+	for (b = __start_am_builtin; b && b < __stop_am_builtin; b++) {
+		if ((*b)->ab_kind != want || strcmp((*b)->ab_name, name))
+			continue;
+		*opsp = (*b)->ab_ops;
+		return kind == AM_MODULE_MAP ? module_check_map("built-in", *opsp) :
+					       module_check_mount("built-in", *opsp);
+	}
+	return -ENOENT;
+}
+
+/* <prefix>NAME.so from the module path.  Returns: 0, -ENOENT, -ENOEXEC, -errno. */
+static int module_file(struct am_ctx *ctx, enum am_module_kind kind, const char *name,
+		       void **handlep, const void **opsp)
+{
+	const char *prefix = kind == AM_MODULE_MAP ? AM_MAP_PREFIX : AM_MOUNT_PREFIX;
+	enum am_stage prev;
+	char *file, *path;
+	int err;
+
+	if (asprintf(&file, "%s%s.so", prefix, name) < 0)
+		return -ENOMEM;
+	err = module_find(ctx->ac_modpath, file, &path);
+	if (err == -ENOENT)
+		am_log(LOG_ERR, "no module %s in %s", file, ctx->ac_modpath);
+	free(file);
+	if (err)
+		return err;
+	prev = am_stage_enter(AM_STAGE_MODULE);
+	err = module_open(path, kind, handlep, opsp);
+	am_stage_enter(prev);
+	free(path);
+	return err;
+}
+
 int am_module_load(struct am_ctx *ctx, enum am_module_kind kind,
 		   const char *name, const void **ops)
 {
-	const char *prefix = kind == AM_MODULE_MAP ? AM_MAP_PREFIX : AM_MOUNT_PREFIX;
 	struct am_loaded *lo;
-	enum am_stage prev;
-	char *file, *path;
 	int err;
 
 	for (lo = ctx->ac_loaded; lo; lo = lo->lo_next)
@@ -154,28 +196,16 @@ int am_module_load(struct am_ctx *ctx, enum am_module_kind kind,
 		am_log(LOG_ERR, "module name '%.64s' is not valid", name);
 		return -EINVAL;
 	}
-	if (asprintf(&file, "%s%s.so", prefix, name) < 0)
-		return -ENOMEM;
-	err = module_find(ctx->ac_modpath, file, &path);
-	if (err == -ENOENT)
-		am_log(LOG_ERR, "no module %s in %s", file, ctx->ac_modpath);
-	free(file);
-	if (err)
-		return err;
 	lo = calloc(1, sizeof(*lo));
-	if (!lo) {
-		free(path);
+	if (!lo)
 		return -ENOMEM;
-	}
-	prev = am_stage_enter(AM_STAGE_MODULE);
-	err = module_open(path, kind, &lo->lo_handle, &lo->lo_ops);
-	am_stage_enter(prev);
-	free(path);
-	lo->lo_name = strdup(name);
+	err = module_builtin(kind, name, &lo->lo_ops);
+	if (err == -ENOENT)
+		err = module_file(ctx, kind, name, &lo->lo_handle, &lo->lo_ops);
+	lo->lo_name = err ? NULL : strdup(name);
 	if (err || !lo->lo_name) {
-		if (!err)
+		if (lo->lo_handle)
 			dlclose(lo->lo_handle);
-		free(lo->lo_name);
 		free(lo);
 		return err ? err : -ENOMEM;
 	}
@@ -192,7 +222,8 @@ void am_module_unload_all(struct am_ctx *ctx)
 
 	while ((lo = ctx->ac_loaded)) {
 		ctx->ac_loaded = lo->lo_next;
-		dlclose(lo->lo_handle);
+		if (lo->lo_handle)
+			dlclose(lo->lo_handle);
 		free(lo->lo_name);
 		free(lo);
 	}

@@ -154,7 +154,7 @@ static void file_close(struct am_map *map)
 	free(map);
 }
 
-const struct am_map_ops am_map_module = {
+AM_MAP_MODULE(file) = {
 	.abi = AM_MAP_ABI,
 	.size = sizeof(struct am_map_ops),
 	.name = "file",

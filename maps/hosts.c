@@ -275,7 +275,7 @@ static void hosts_close(struct am_map *m)
 	free(m);
 }
 
-const struct am_map_ops am_map_module = {
+AM_MAP_MODULE(hosts) = {
 	.abi = AM_MAP_ABI,
 	.size = sizeof(struct am_map_ops),
 	.name = "hosts",

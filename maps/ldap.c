@@ -659,7 +659,7 @@ static int ldap_map_enumerate(struct am_map *map, am_key_fn fn, void *arg)
 	return ret ? ret : st.es_stop;
 }
 
-const struct am_map_ops am_map_module = {
+AM_MAP_MODULE(ldap) = {
 	.abi = AM_MAP_ABI,
 	.size = sizeof(struct am_map_ops),
 	.name = "ldap",

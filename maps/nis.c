@@ -341,7 +341,7 @@ static int nis_map_enumerate(struct am_map *map, am_key_fn fn, void *arg)
 	return ne.ne_stop;
 }
 
-const struct am_map_ops am_map_module = {
+AM_MAP_MODULE(nis) = {
 	.abi = AM_MAP_ABI,
 	.size = sizeof(struct am_map_ops),
 	.name = "nis",

@@ -311,7 +311,7 @@ static void prog_close(struct am_map *map)
 	free(map);
 }
 
-const struct am_map_ops am_map_module = {
+AM_MAP_MODULE(program) = {
 	.abi = AM_MAP_ABI,
 	.size = sizeof(struct am_map_ops),
 	.name = "program",

@@ -500,7 +500,7 @@ static int sss_map_enumerate(struct am_map *map, am_key_fn fn, void *arg)
 	return sss_run(map, "list", sss_job_list, NULL, fn, arg);
 }
 
-const struct am_map_ops am_map_module = {
+AM_MAP_MODULE(sss) = {
 	.abi = AM_MAP_ABI,
 	.size = sizeof(struct am_map_ops),
 	.name = "sss",

@@ -81,7 +81,7 @@ static int bind_mount(const struct am_mount_req *req)
 
 static const char *const bind_fstypes[] = { "bind", "rbind", NULL };
 
-const struct am_mount_ops am_mount_module = {
+AM_MOUNT_MODULE(bind) = {
 	.abi = AM_MOUNT_ABI,
 	.size = sizeof(struct am_mount_ops),
 	.name = "bind",

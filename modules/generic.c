@@ -118,7 +118,7 @@ close_fs:
 
 static const char *const generic_fstypes[] = { "*", NULL };
 
-const struct am_mount_ops am_mount_module = {
+AM_MOUNT_MODULE(generic) = {
 	.abi = AM_MOUNT_ABI,
 	.size = sizeof(struct am_mount_ops),
 	.name = "generic",

@@ -457,7 +457,7 @@ static int nfs_mount(const struct am_mount_req *req)
 
 static const char *const nfs_fstypes[] = { "nfs", "nfs4", NULL };
 
-const struct am_mount_ops am_mount_module = {
+AM_MOUNT_MODULE(nfs) = {
 	.abi = AM_MOUNT_ABI,
 	.size = sizeof(struct am_mount_ops),
 	.name = "nfs",

@@ -54,6 +54,10 @@ names_read() {	# KEY: how often /etc/passwd or /etc/group was opened for it
 	fail names-looked-up-for-user "\$USER expanded without a lookup?"
 expect test-names-user 0 "from server:/home/$(id -un)" $AUTOFS test auto.names mine
 expect test-names-group 0 "from server:/g/$(id -gn)" $AUTOFS test auto.names braced
+# the file map is built into the agent: no map_file.so is opened for it
+strace -f -e trace=openat -o "$T/builtin.strace" $AUTOFS test auto.home alice >/dev/null 2>&1
+[ "$(grep -c 'map_file\.so' "$T/builtin.strace")" = 0 ] && pass file-map-built-in ||
+	fail file-map-built-in "map_file.so was opened"
 expect test-direct-missing 3 "" $AUTOFS test auto.direct /data/y
 expect test-program 0 "tmpfs via module generic" $AUTOFS test auto.prog good
 expect test-program-source 0 "source program:$T/auto.prog" $AUTOFS test auto.prog good
