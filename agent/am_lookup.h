@@ -39,10 +39,13 @@ struct am_resolved {
 int am_resolve(struct am_ctx *ctx, const struct am_request *rq, struct am_resolved *rs);
 void am_resolved_free(struct am_resolved *rs);
 /*
- * The master map options an entry is parsed with: for a server's answer
- * (the hosts map) nosuid,nodev under them.  Returns: malloc'd, or NULL.
+ * The master map options an entry is parsed with: for an entry from
+ * outside the host (every source but a map file) nosuid,nodev under them.
+ * Returns: malloc'd, or NULL.
  */
 char *am_trust_defopts(const struct am_resolved *rs);
+/* A foreign entry's own options cannot lift nosuid,nodev.  Returns: 0, -ENOMEM. */
+int am_trust_clamp(struct am_resolved *rs);
 /* A server's answer never names a local path.  Returns: 0, -EINVAL (WHY). */
 int am_trust_check_remote(const struct am_resolved *rs, char *why, size_t len);
 /* A nested map from outside the host is only named.  Returns: an am_exit code. */

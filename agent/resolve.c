@@ -87,6 +87,8 @@ static int resolve_parse(const struct am_request *rq, struct am_rqvars *rv,
 		err = am_sun_parse(expanded, defopts, &rs->rs_entry, why, sizeof(why));
 	if (!err)
 		err = am_trust_check_remote(rs, why, sizeof(why));
+	if (!err)
+		err = am_trust_clamp(rs);
 	free(expanded);
 	free(defopts);
 	am_vars_free(&vars);

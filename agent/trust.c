@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What an entry may do, by where it came from: a server's answer (the hosts
- * map) mounts nosuid,nodev and never a local path; an entry from outside the
- * host names a nested map only by name.
+ * What an entry may do, by where it came from (design.md 3a): an entry
+ * from outside the host (a server's answer, a directory service, a program's
+ * output: every source but a map file) mounts nosuid,nodev unless the
+ * master map, which is the administrator's, says suid or dev, and names a
+ * nested map only by name; a server's answer (the hosts map) never names a
+ * local path.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,15 +21,72 @@ static bool trust_remote(const struct am_resolved *rs)
 	return am_startswith(rs->rs_source, "hosts:");
 }
 
+/* A source whose entries come from outside the host: all but map files. */
+static bool trust_foreign(const struct am_resolved *rs)
+{
+	return !am_startswith(rs->rs_source, "file:");
+}
+
+/* What a foreign entry mounts with whatever it says, unless the master map lifts it. */
+struct trust_forced {
+	bool tf_nosuid, tf_nodev;
+};
+
+static struct trust_forced trust_forced(const struct am_resolved *rs)
+{
+	bool foreign = trust_foreign(rs);
+
+	return (struct trust_forced) {
+		.tf_nosuid = foreign && !am_opts_has(rs->rs_mo.mo_mntopts, "suid"),
+		.tf_nodev = foreign && !am_opts_has(rs->rs_mo.mo_mntopts, "dev"),
+	};
+}
+
 /*
- * The master map options an entry is parsed with: for a server's answer,
- * nosuid,nodev unless the master map says suid or dev (as autofs-tools).
- * Returns: malloc'd, or NULL.
+ * The master map options an entry is parsed with, for a foreign entry
+ * under nosuid,nodev.  Returns: malloc'd, or NULL.
  */
 char *am_trust_defopts(const struct am_resolved *rs)
 {
-	return am_opts_merge(trust_remote(rs) ? "nosuid,nodev" : "",
+	struct trust_forced tf = trust_forced(rs);
+
+	return am_opts_merge(tf.tf_nosuid && tf.tf_nodev ? "nosuid,nodev" :
+			     tf.tf_nosuid ? "nosuid" : tf.tf_nodev ? "nodev" : "",
 			     rs->rs_mo.mo_mntopts);
+}
+
+/* OPT over M's options, unless they say it already.  Returns: 0, -ENOMEM. */
+static int trust_force(struct am_mnt *m, bool want, const char *opt)
+{
+	char *opts;
+
+	if (!want || !strcmp(m->mn_fstype, "autofs") || am_opts_has(m->mn_options, opt))
+		return 0;
+	opts = am_opts_merge(m->mn_options, opt);
+	if (!opts)
+		return -ENOMEM;
+	free(m->mn_options);
+	m->mn_options = opts;
+	return 0;
+}
+
+/*
+ * A foreign entry's own options cannot lift nosuid,nodev (its "suid" gives
+ * way to them).  A nested trigger (fstype=autofs) mounts nothing with them.
+ * Returns: 0, -ENOMEM.
+ */
+int am_trust_clamp(struct am_resolved *rs)
+{
+	struct trust_forced tf = trust_forced(rs);
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < rs->rs_entry.en_nmnts; i++) {
+		err = trust_force(&rs->rs_entry.en_mnts[i], tf.tf_nosuid, "nosuid");
+		if (!err)
+			err = trust_force(&rs->rs_entry.en_mnts[i], tf.tf_nodev, "nodev");
+	}
+	return err;
 }
 
 /*

@@ -28,6 +28,7 @@ leave-child) sleep 44 >/dev/null 2>&1 & echo "server:/left" ;;
 env) echo "server:/$AUTOFS_UID/$AUTOFS_USER/$AUTOFS_HOME/$HOST/$FOO/u$USER" ;;
 flood) yes xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx ;;
 noisy) echo "looked up $1" >&2; echo "server:/n" ;;
+suid) echo "-suid,dev,fstype=tmpfs :tmpfs" ;;
 "*") echo "server:/wildcard" ;;
 *) exit 1 ;;
 esac
@@ -54,6 +55,13 @@ names_read() {	# KEY: how often /etc/passwd or /etc/group was opened for it
 	fail names-looked-up-for-user "\$USER expanded without a lookup?"
 expect test-names-user 0 "from server:/home/$(id -un)" $AUTOFS test auto.names mine
 expect test-names-group 0 "from server:/g/$(id -gn)" $AUTOFS test auto.names braced
+# An entry from outside the host (here a program's output) mounts
+# nosuid,nodev whatever it says; only the master map's options lift them
+expect foreign-nosuid-nodev 0 "options nosuid,nodev" $AUTOFS test auto.prog suid
+expect foreign-master-suid 0 "options suid,nodev" $AUTOFS test auto.prog suid -suid
+expect foreign-master-suid-dev 0 "options suid,dev" $AUTOFS test auto.prog suid -suid,dev
+printf 'own\t-suid,fstype=tmpfs :tmpfs\n' > "$T/auto.local"
+expect local-file-suid-kept 0 "options suid" $AUTOFS test auto.local own
 # the file map is built into the agent: no map_file.so is opened for it
 strace -f -e trace=openat -o "$T/builtin.strace" $AUTOFS test auto.home alice >/dev/null 2>&1
 [ "$(grep -c 'map_file\.so' "$T/builtin.strace")" = 0 ] && pass file-map-built-in ||
