@@ -281,10 +281,12 @@ static bool file_index_ready(struct am_map *map)
 	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	close(dirfd);
 	err = fd < 0 ? -errno : am_fidx_open(&map->fm_ix, fd, map->fm_fd);
-	if (err == -EBADMSG)
+	if (err == 1)
+		map->fm_ixbuilt = true;	/* good, and says "scan" */
+	else if (err == -EBADMSG)
 		h->ah_log(h->ah_ctx, LOG_WARNING, "map %s: index %s is damaged, rebuilt",
 			  map->fm_path, name);
-	else if (err)
+	else if (err < 0)
 		h->ah_log(h->ah_ctx, LOG_DEBUG, "map %s: index %s: %s", map->fm_path, name,
 			  err == -ESTALE ? "made for another version of the map" : strerror(-err));
 	if (!err)
@@ -314,7 +316,8 @@ static void file_index_build(struct am_map *map)
 	err = fd < 0 ? -errno : 0;
 	if (!err) {
 		t0 = am_now_ms();
-		err = am_fidx_write(fd, &map->fm_st, map->fm_text, map->fm_len, file_warn, map);
+		/* the scan just said what concerns this lookup */
+		err = am_fidx_write(fd, &map->fm_st, map->fm_text, map->fm_len, NULL, NULL);
 		if (close(fd) && !err)
 			err = -errno;
 	}

@@ -29,6 +29,11 @@
 #define FIDX_MAGIC	"AMFIDX\r\n"
 #define FIDX_VERSION	1
 #define FIDX_WINDOW	8		/* slots read at once */
+/*
+ * The map has lines a scan skips with a warning (too long, NUL byte): a
+ * lookup scans this version so that the lookups it concerns still say so.
+ */
+#define FIDX_SCAN_ONLY	1
 
 struct fidx_head {
 	char fh_magic[8];		/* FIDX_MAGIC */
@@ -42,6 +47,8 @@ struct fidx_head {
 	uint32_t fh_nkeys;		/* slots in use */
 	uint32_t fh_nincl;		/* include records, before the table */
 	uint32_t fh_maxprobe;		/* longest probe sequence of a key */
+	uint32_t fh_flags;		/* FIDX_SCAN_ONLY */
+	uint32_t fh_reserved;		/* 0 */
 	uint64_t fh_check;		/* fidx_hash(0) of the bytes above */
 };
 
@@ -54,7 +61,7 @@ struct fidx_slot {
 	uint32_t fs_check;		/* fidx_slot_check() */
 };
 
-_Static_assert(sizeof(struct fidx_head) == 96, "index header layout");
+_Static_assert(sizeof(struct fidx_head) == 104, "index header layout");
 _Static_assert(sizeof(struct fidx_slot) == 20, "index slot layout");
 
 struct am_fidx {
@@ -212,7 +219,7 @@ static int fidx_head_check(const struct am_fidx *ix, const struct stat *st)
 		return -EBADMSG;
 	if (!h->fh_nslots || h->fh_nslots > AM_FIDX_MAX_LINES + AM_FIDX_MAX_LINES / 2 + 1 ||
 	    h->fh_nkeys > h->fh_nslots || h->fh_nincl > AM_FIDX_MAX_INCL ||
-	    h->fh_maxprobe >= h->fh_nslots)
+	    h->fh_maxprobe >= h->fh_nslots || (h->fh_flags & ~FIDX_SCAN_ONLY) || h->fh_reserved)
 		return -EBADMSG;
 	want = sizeof(*h) + ((uint64_t)h->fh_nincl + h->fh_nslots) * sizeof(struct fidx_slot);
 	return (uint64_t)st->st_size == want ? 0 : -EBADMSG;
@@ -270,6 +277,8 @@ int am_fidx_open(struct am_fidx **ixp, int ixfd, int mapfd)
 		err = -ESTALE;
 	if (!err)
 		err = fidx_incl_load(ix);
+	if (!err && (ix->fx_head.fh_flags & FIDX_SCAN_ONLY))
+		err = 1;
 	if (err)
 		goto fail;
 	*ixp = ix;
@@ -389,6 +398,9 @@ int am_fidx_find(struct am_fidx *ix, const char *key, struct am_fidx_rec *rec)
 
 struct fidx_build {
 	const char *fb_text;
+	void (*fb_warn)(void *arg, unsigned int line, const char *msg);
+	void *fb_arg;
+	bool fb_skipped;		/* a line was skipped with a warning */
 	struct fidx_head fb_head;
 	struct fidx_slot *fb_slots;
 	uint64_t *fb_hash;		/* full hash of each slot's key */
@@ -439,9 +451,17 @@ static int fidx_build_insert(struct fidx_build *fb, struct fidx_slot *s, const s
 	return 0;
 }
 
+static void fidx_build_warn(void *arg, unsigned int line, const char *msg)
+{
+	struct fidx_build *fb = arg;
+
+	fb->fb_skipped = true;
+	if (fb->fb_warn)
+		fb->fb_warn(fb->fb_arg, line, msg);
+}
+
 /* Every record of the map into FB.  Returns: 0, -EFBIG, -ENOMEM. */
-static int fidx_build_scan(struct fidx_build *fb, size_t len,
-			   void (*warn)(void *arg, unsigned int line, const char *msg), void *arg)
+static int fidx_build_scan(struct fidx_build *fb, size_t len)
 {
 	struct am_maptext mt;
 	struct fidx_slot s;
@@ -449,9 +469,9 @@ static int fidx_build_scan(struct fidx_build *fb, size_t len,
 	int ret;
 
 	am_maptext_init(&mt, fb->fb_text, len);
-	mt.mt_warn = warn;
-	mt.mt_arg = arg;
-	while ((ret = am_maptext_next(&mt)) > 0) {
+	mt.mt_warn = fidx_build_warn;
+	mt.mt_arg = fb;
+	while ((ret = am_maptext_next(&mt)) > 0 && !fb->fb_skipped) {
 		memset(&s, 0, sizeof(s));
 		s.fs_off = (uint32_t)(mt.mt_rec - fb->fb_text);
 		s.fs_len = (uint32_t)(mt.mt_p - mt.mt_rec);
@@ -474,7 +494,18 @@ static int fidx_build_scan(struct fidx_build *fb, size_t len,
 			break;
 	}
 	am_maptext_free(&mt);
-	return ret;
+	return ret < 0 ? ret : 0;
+}
+
+/* An index that only says "scan this version": one empty slot. */
+static void fidx_build_scan_only(struct fidx_build *fb)
+{
+	struct fidx_head *h = &fb->fb_head;
+
+	h->fh_flags = FIDX_SCAN_ONLY;
+	h->fh_nslots = 1;
+	h->fh_nkeys = h->fh_nincl = h->fh_maxprobe = 0;
+	memset(&fb->fb_slots[0], 0, sizeof(fb->fb_slots[0]));
 }
 
 static uint64_t fidx_seed(void)
@@ -556,6 +587,8 @@ int am_fidx_write(int fd, const struct stat *map, const char *text, size_t len,
 	if (!fb)
 		return -ENOMEM;
 	fb->fb_text = text;
+	fb->fb_warn = warn;
+	fb->fb_arg = arg;
 	memcpy(fb->fb_head.fh_magic, FIDX_MAGIC, sizeof(fb->fb_head.fh_magic));
 	fb->fb_head.fh_version = FIDX_VERSION;
 	fb->fb_head.fh_head_size = sizeof(fb->fb_head);
@@ -567,7 +600,9 @@ int am_fidx_write(int fd, const struct stat *map, const char *text, size_t len,
 	fb->fb_hash = calloc(fb->fb_head.fh_nslots, sizeof(*fb->fb_hash));
 	err = fb->fb_slots && fb->fb_hash ? 0 : -ENOMEM;
 	if (!err)
-		err = fidx_build_scan(fb, len, warn, arg);
+		err = fidx_build_scan(fb, len);
+	if (!err && fb->fb_skipped)
+		fidx_build_scan_only(fb);
 	if (!err)
 		err = fidx_build_emit(fb, fd);
 	free(fb->fb_slots);

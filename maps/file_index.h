@@ -44,17 +44,18 @@ void am_fidx_name(const char *path, char *name, size_t len);
 
 /*
  * Write the index of the map TEXT (LEN bytes, whose fstat is MAP) to FD.
- * Malformed lines are reported through WARN, as a full read of the map
- * reports them.  Returns: 0, -EFBIG (the map is too large for an index),
+ * A line skipped as malformed is reported through WARN and makes the index
+ * one that says "scan" (see am_fidx_open).  Returns: 0, -EFBIG (the map is too large for an index),
  * -ENOMEM, -errno.
  */
 int am_fidx_write(int fd, const struct stat *map, const char *text, size_t len,
 		  void (*warn)(void *arg, unsigned int line, const char *msg), void *arg);
 
 /*
- * Take the index in IXFD (closed by am_fidx_close, or here on failure) of
- * the map open as MAPFD.  Returns: 0, -ESTALE (made for another version of
- * the map), -EBADMSG (damaged), -ENOMEM, -errno.
+ * Take the index in IXFD (closed by am_fidx_close, or here when not 0) of
+ * the map open as MAPFD.  Returns: 0, 1 (good, but this version of the map
+ * has lines a scan skips with a warning, so it is only scanned), -ESTALE
+ * (made for another version of the map), -EBADMSG (damaged), -ENOMEM, -errno.
  */
 int am_fidx_open(struct am_fidx **ixp, int ixfd, int mapfd);
 void am_fidx_close(struct am_fidx *ix);
