@@ -294,14 +294,39 @@ static bool file_index_ready(struct am_map *map)
 	return !err;
 }
 
-/* Write the index of the map just read: a private file renamed into place. */
+/*
+ * Write the index of the map just read to NAME in DIRFD: a private file
+ * renamed into place.  Returns: 0, 1 (an index that says "scan"), -errno.
+ */
+static int file_index_write(struct am_map *map, int dirfd, const char *name)
+{
+	char tmp[64];
+	int fd, err;
+
+	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", name, (long)getpid());
+	unlinkat(dirfd, tmp, 0);	/* left by a killed agent of the same pid */
+	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	/* the scan just said what concerns this lookup: no warnings again */
+	err = am_fidx_write(fd, &map->fm_st, map->fm_text, map->fm_len, NULL, NULL);
+	if (close(fd) && err >= 0)
+		err = -errno;
+	if (err >= 0 && renameat(dirfd, tmp, dirfd, name))
+		err = -errno;
+	if (err < 0)
+		unlinkat(dirfd, tmp, 0);
+	return err;
+}
+
+/* Index the map just read, once per process, when it may be. */
 static void file_index_build(struct am_map *map)
 {
 	const struct am_host *h = map->fm_host;
 	const char *dir = file_index_dir(map, map->fm_st.st_mode);
-	char name[32], tmp[64];
-	long long t0 = 0;
-	int dirfd, fd, err;
+	long long t0 = am_now_ms();
+	char name[32];
+	int dirfd, err;
 
 	if (map->fm_ixbuilt || !map->fm_stable || !dir)
 		return;
@@ -310,29 +335,15 @@ static void file_index_build(struct am_map *map)
 	if (dirfd < 0)
 		return;
 	am_fidx_name(map->fm_path, name, sizeof(name));
-	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", name, (long)getpid());
-	unlinkat(dirfd, tmp, 0);	/* left by a killed agent of the same pid */
-	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	err = fd < 0 ? -errno : 0;
-	if (!err) {
-		t0 = am_now_ms();
-		/* the scan just said what concerns this lookup */
-		err = am_fidx_write(fd, &map->fm_st, map->fm_text, map->fm_len, NULL, NULL);
-		if (close(fd) && !err)
-			err = -errno;
-	}
-	if (!err && renameat(dirfd, tmp, dirfd, name))
-		err = -errno;
-	if (err && fd >= 0)
-		unlinkat(dirfd, tmp, 0);
+	err = file_index_write(map, dirfd, name);
 	close(dirfd);
-	if (err)
-		h->ah_log(h->ah_ctx, err == -EFBIG ? LOG_INFO : LOG_WARNING,
-			  "map %s: no index: %s", map->fm_path,
-			  err == -EFBIG ? "too large (maps/README.md)" : strerror(-err));
+	if (err < 0)
+		h->ah_log(h->ah_ctx, LOG_WARNING, "map %s: writing its index %s: %s",
+			  map->fm_path, name, strerror(-err));
 	else
-		h->ah_log(h->ah_ctx, LOG_INFO, "map %s: index %s built in %lld ms",
-			  map->fm_path, name, am_now_ms() - t0);
+		h->ah_log(h->ah_ctx, LOG_INFO, "map %s: index %s built in %lld ms%s",
+			  map->fm_path, name, am_now_ms() - t0,
+			  err ? " (it says: read the map, see autofs-maps(5))" : "");
 	/* the next lookup in this process may use it */
 	if (!err && map->fm_ixstate == FILE_IX_NONE)
 		map->fm_ixstate = FILE_IX_UNTRIED;

@@ -571,40 +571,53 @@ static int fidx_count_lines(const char *text, size_t len, uint32_t *lines)
 	return 0;
 }
 
+/* Header, slots and records of the map TEXT in FB.  Returns: 0, -ENOMEM. */
+static int fidx_build(struct fidx_build *fb, const struct stat *map, const char *text,
+		      size_t len)
+{
+	struct fidx_head *h = &fb->fb_head;
+	uint32_t lines;
+	int err;
+
+	fb->fb_text = text;
+	memcpy(h->fh_magic, FIDX_MAGIC, sizeof(h->fh_magic));
+	h->fh_version = FIDX_VERSION;
+	h->fh_head_size = sizeof(*h);
+	fidx_identity(h, map);
+	h->fh_seed = fidx_seed();
+	err = len != (size_t)map->st_size || len > UINT32_MAX ? -EFBIG :
+	      fidx_count_lines(text, len, &lines);
+	/* at most two thirds full: a miss reads a few slots, in one window */
+	h->fh_nslots = err ? 1 : lines + lines / 2 + 1;
+	fb->fb_slots = calloc(h->fh_nslots, sizeof(*fb->fb_slots));
+	fb->fb_hash = calloc(h->fh_nslots, sizeof(*fb->fb_hash));
+	if (!fb->fb_slots || !fb->fb_hash)
+		return -ENOMEM;
+	if (!err)
+		err = fidx_build_scan(fb, len);
+	if (err == -EFBIG || fb->fb_skipped) {
+		fidx_build_scan_only(fb);
+		err = 0;
+	}
+	return err;
+}
+
 int am_fidx_write(int fd, const struct stat *map, const char *text, size_t len,
 		  void (*warn)(void *arg, unsigned int line, const char *msg), void *arg)
 {
 	struct fidx_build *fb;
-	uint32_t lines;
 	int err;
 
-	if (len != (size_t)map->st_size || len > UINT32_MAX)
-		return -EFBIG;
-	err = fidx_count_lines(text, len, &lines);
-	if (err)
-		return err;
 	fb = calloc(1, sizeof(*fb));
 	if (!fb)
 		return -ENOMEM;
-	fb->fb_text = text;
 	fb->fb_warn = warn;
 	fb->fb_arg = arg;
-	memcpy(fb->fb_head.fh_magic, FIDX_MAGIC, sizeof(fb->fb_head.fh_magic));
-	fb->fb_head.fh_version = FIDX_VERSION;
-	fb->fb_head.fh_head_size = sizeof(fb->fb_head);
-	fidx_identity(&fb->fb_head, map);
-	fb->fb_head.fh_seed = fidx_seed();
-	/* at most two thirds full: a miss reads a few slots, in one window */
-	fb->fb_head.fh_nslots = lines + lines / 2 + 1;
-	fb->fb_slots = calloc(fb->fb_head.fh_nslots, sizeof(*fb->fb_slots));
-	fb->fb_hash = calloc(fb->fb_head.fh_nslots, sizeof(*fb->fb_hash));
-	err = fb->fb_slots && fb->fb_hash ? 0 : -ENOMEM;
-	if (!err)
-		err = fidx_build_scan(fb, len);
-	if (!err && fb->fb_skipped)
-		fidx_build_scan_only(fb);
+	err = fidx_build(fb, map, text, len);
 	if (!err)
 		err = fidx_build_emit(fb, fd);
+	if (!err && (fb->fb_head.fh_flags & FIDX_SCAN_ONLY))
+		err = 1;
 	free(fb->fb_slots);
 	free(fb->fb_hash);
 	free(fb);

@@ -44,9 +44,9 @@ void am_fidx_name(const char *path, char *name, size_t len);
 
 /*
  * Write the index of the map TEXT (LEN bytes, whose fstat is MAP) to FD.
- * A line skipped as malformed is reported through WARN and makes the index
- * one that says "scan" (see am_fidx_open).  Returns: 0, -EFBIG (the map is too large for an index),
- * -ENOMEM, -errno.
+ * A map too large for an index (AM_FIDX_MAX_*) or with a line skipped as
+ * malformed (reported through WARN) gets one that says "scan" (see
+ * am_fidx_open).  Returns: 0, 1 (it says "scan"), -ENOMEM, -errno.
  */
 int am_fidx_write(int fd, const struct stat *map, const char *text, size_t len,
 		  void (*warn)(void *arg, unsigned int line, const char *msg), void *arg);
