@@ -2,7 +2,9 @@
 /*
  * The file map backend: a sun-format map file.  It only finds the record for
  * a key (or all of them); "+map" lines are handed back to the agent, which
- * looks in the included map through its own source order.
+ * looks in the included map through its own source order.  A lookup asks
+ * the map's index (file_index.c) first and reads the map to the key only
+ * when there is no usable index of this version of the map, then writes one.
  */
 #include <errno.h>
 #include <fcntl.h>
