@@ -170,6 +170,13 @@ out=$($AUTOFS test auto.skip ok 2>&1)
 grep -q "from server:/ok" <<<"$out" && ! grep -q "index.*built" <<<"$out" && pass skipped-scan-only-kept ||
 	fail skipped-scan-only-kept "$out"
 
+# More include records than an index holds (256): scanned, and said so once.
+{ for i in $(seq 257); do printf '+auto.none%d\n' "$i"; done; printf 'last\tserver:/last\n'; } > "$T/auto.manyinc"
+expect many-includes-answer 0 "from server:/last" $AUTOFS test auto.manyinc last
+out=$($AUTOFS test auto.manyinc last 2>&1)
+grep -q "from server:/last" <<<"$out" && ! grep -q "index.*built" <<<"$out" && pass many-includes-scan-only-kept ||
+	fail many-includes-scan-only-kept "$out"
+
 # indexes can be turned off; the map still answers
 expect index-none 0 "from server:/export/home/alice" env AUTOFS_AGENT_CONF=$T/scan.conf $AUTOFS test auto.home alice
 finish
