@@ -627,9 +627,11 @@ int am_fidx_write(int fd, const struct stat *map, const char *text, size_t len,
 /* ---- the directory --------------------------------------------------------- */
 
 /*
- * Component FD (NAME, inside a directory owned by PARENT_UID) may lead to
- * the index: owned by root or us, not writable by others unless sticky (and
- * then what is inside must be ours).  The last one is ours, 0700.
+ * Directory FD (component NAME) may lead to the index: owned by root or
+ * us, not writable by others unless sticky, and ours when its parent was
+ * a sticky one others may write (*OWNER is then (uid_t)-1, as this call
+ * leaves it for the next).  The last one is ours, mode 0700.  On refusal
+ * WHY says what is wrong.
  */
 static bool fidx_dir_safe(int fd, bool last, uid_t *owner, char *why, size_t whylen,
 			  const char *name)
