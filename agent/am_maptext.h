@@ -18,6 +18,7 @@ struct am_maptext {
 	const char *mt_p, *mt_end;
 	unsigned int mt_line;		/* physical line of mt_p */
 	unsigned int mt_recline;	/* first line of the last record */
+	const char *mt_rec;		/* first byte of the last record */
 	struct am_buf mt_key;		/* unquoted key */
 	struct am_buf mt_entry;		/* entry text, quotes kept */
 	struct am_buf mt_linebuf;	/* the logical line being split */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The agent's configuration file.  Sections [general] (checked here) and the
- * module sections [ldap] [nis] [nfs] [sss] (any key; the module checks its own).
+ * module sections [file] [ldap] [nis] [nfs] [sss] (any key; the module checks its own).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -15,7 +15,7 @@
 
 #define AM_CONF_MAX_BYTES	(1 << 20)
 
-static const char *const module_sections[] = { "ldap", "nis", "nfs", "sss", NULL };
+static const char *const module_sections[] = { "file", "ldap", "nis", "nfs", "sss", NULL };
 
 struct conf_line {
 	const char *origin;
@@ -322,7 +322,7 @@ static int conf_line(struct am_conf *conf, const struct conf_line *at,
 		line[n - 1] = '\0';
 		line = conf_trim(line + 1);
 		if (!conf_section_known(line)) {
-			conf_error(at, "unknown section [%s] (general, ldap, nis, nfs, sss)", line);
+			conf_error(at, "unknown section [%s] (general, file, ldap, nis, nfs, sss)", line);
 			return -EINVAL;
 		}
 		snprintf(section, section_len, "%s", line);

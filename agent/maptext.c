@@ -180,6 +180,7 @@ int am_maptext_next(struct am_maptext *mt)
 		while (mt->mt_p < mt->mt_end && (*mt->mt_p == ' ' || *mt->mt_p == '\t'))
 			mt->mt_p++;
 		mt->mt_recline = mt->mt_line;
+		mt->mt_rec = mt->mt_p;
 		if (mt->mt_p < mt->mt_end && *mt->mt_p == '#') {
 			maptext_skip_line(mt);
 			continue;

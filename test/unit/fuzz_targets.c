@@ -3,8 +3,10 @@
  * libFuzzer targets for the parsers that read untrusted text: FUZZ_TARGET
  * selects the sun entry parser (with expansion), the map file reader plus
  * master map records, the map file reader's lookup against a full read, the
- * configuration parser, or the -hosts entry builder (maps/hosts_entry.c)
- * with am_sun_quote, checked to read back exactly what the server said.
+ * configuration parser, the -hosts entry builder (maps/hosts_entry.c)
+ * with am_sun_quote, checked to read back exactly what the server said, or
+ * the file map index (maps/file_index.c) built for a map and then damaged,
+ * whose answers must be the scan's or a detected damage.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -232,6 +234,161 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(dirs);
 	free(names);
 	free(text);
+	return 0;
+}
+#elif FUZZ_TARGET == 6
+#include <errno.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "file_index.h"
+
+#define FUZZ_KEYS	24
+
+/* What a scan meets for KEY: the include records before it, then its record. */
+struct fuzz_answer {
+	uint32_t fa_incl[AM_FIDX_MAX_INCL + 1];
+	uint32_t fa_nincl;
+	int64_t fa_off;			/* -1: no record */
+	char *fa_entry;
+};
+
+static void scan_answer(const char *text, size_t len, const char *key, struct fuzz_answer *a)
+{
+	struct am_maptext mt;
+
+	memset(a, 0, sizeof(*a));
+	a->fa_off = -1;
+	am_maptext_init(&mt, text, len);
+	while (am_maptext_next(&mt) > 0) {
+		if (mt.mt_key.ab_s[0] == '+' && mt.mt_key.ab_s[1]) {
+			if (a->fa_nincl <= AM_FIDX_MAX_INCL)
+				a->fa_incl[a->fa_nincl++] = (uint32_t)(mt.mt_rec - text);
+			continue;
+		}
+		if (strcmp(mt.mt_key.ab_s, key))
+			continue;
+		a->fa_off = mt.mt_rec - text;
+		a->fa_entry = strdup(mt.mt_entry.ab_s);
+		break;
+	}
+	am_maptext_free(&mt);
+}
+
+/* Returns: 0 same as the scan, 1 damage detected; aborts on a wrong answer. */
+static int index_answer(struct am_fidx *ix, const char *key, const struct fuzz_answer *want)
+{
+	struct am_fidx_rec hit = { 0 }, inc;
+	uint32_t i, n = 0;
+	int err;
+
+	err = am_fidx_find(ix, key, &hit);
+	if (err && err != -ENOENT)
+		return 1;
+	if ((err ? -1 : (int64_t)hit.fr_off) != want->fa_off ||
+	    (!err && strcmp(hit.fr_mt.mt_entry.ab_s, want->fa_entry)))
+		abort();
+	for (i = 0; i < am_fidx_nincl(ix); i++, n++) {
+		if (!err && am_fidx_incl_off(ix, i) > hit.fr_off)
+			break;
+		if (am_fidx_incl(ix, i, &inc)) {
+			am_fidx_rec_free(&hit);
+			return 1;
+		}
+		if (n >= want->fa_nincl || inc.fr_off != want->fa_incl[n])
+			abort();
+		am_fidx_rec_free(&inc);
+	}
+	if (n != want->fa_nincl)
+		abort();
+	am_fidx_rec_free(&hit);
+	return 0;
+}
+
+/* The keys of the map, "*" and one that is missing. */
+static size_t fuzz_keys(const char *text, size_t len, char **keys)
+{
+	struct am_maptext mt;
+	size_t n = 0;
+
+	keys[n++] = strdup("*");
+	keys[n++] = strdup("missing");
+	am_maptext_init(&mt, text, len);
+	while (n < FUZZ_KEYS && am_maptext_next(&mt) > 0)
+		keys[n++] = strdup(mt.mt_key.ab_s);
+	am_maptext_free(&mt);
+	return n;
+}
+
+static void check_keys(int ixfd, int mapfd, const char *text, size_t len, bool intact)
+{
+	struct fuzz_answer want;
+	struct am_fidx *ix;
+	char *keys[FUZZ_KEYS];
+	size_t i, n;
+	int err;
+
+	err = am_fidx_open(&ix, ixfd, mapfd);
+	if (err) {
+		if (intact && err < 0)
+			abort();
+		return;
+	}
+	n = fuzz_keys(text, len, keys);
+	for (i = 0; i < n; i++) {
+		if (keys[i]) {
+			scan_answer(text, len, keys[i], &want);
+			if (index_answer(ix, keys[i], &want) && intact)
+				abort();
+			free(want.fa_entry);
+		}
+		free(keys[i]);
+	}
+	am_fidx_close(ix);
+}
+
+/*
+ * Input: a flags byte (bit 0: truncate the index to the next 4 bytes'
+ * length), a patch count, that many 5-byte patches (offset, byte) applied
+ * to the index, then the map.  Intact indexes must answer as the scan;
+ * damaged ones as the scan or with -EBADMSG, never otherwise.
+ */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint32_t cut, pos, i, npatch;
+	int mapfd, ixfd;
+	const char *text;
+	struct stat st;
+	size_t len;
+
+	if (size < 6)
+		return 0;
+	memcpy(&cut, data + 1, 4);
+	npatch = data[5] % 16;
+	if (size < 6 + 5 * (size_t)npatch)
+		return 0;
+	text = (const char *)data + 6 + 5 * npatch;
+	len = size - 6 - 5 * npatch;
+	mapfd = memfd_create("map", 0);
+	ixfd = memfd_create("index", 0);
+	if (mapfd < 0 || ixfd < 0 || write(mapfd, text, len) != (ssize_t)len ||
+	    fchmod(ixfd, 0600) || fstat(mapfd, &st) ||
+	    am_fidx_write(ixfd, &st, text, len, NULL, NULL))
+		goto out;
+	for (i = 0; i < npatch; i++) {
+		memcpy(&pos, data + 6 + 5 * i, 4);
+		if (pwrite(ixfd, data + 10 + 5 * i, 1, pos % 65536) != 1)
+			goto out;
+	}
+	if ((data[0] & 1) && ftruncate(ixfd, cut % 65536))
+		goto out;
+	check_keys(ixfd, mapfd, text, len, !npatch && !(data[0] & 1));
+	ixfd = -1;		/* taken by am_fidx_open */
+out:
+	if (ixfd >= 0)
+		close(ixfd);
+	if (mapfd >= 0)
+		close(mapfd);
 	return 0;
 }
 #else
