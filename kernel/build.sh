@@ -169,7 +169,8 @@ configure_flavour() {
 	if [ "$flavour" = debian ]; then
 		# a later assignment in .config overrides an earlier one
 		(xzcat "$debian_kconfig"; cat "$frag") > "$out/.config"
-		make -s -C "$src" O="$out" olddefconfig >/dev/null
+		make -s -C "$src" O="$out" olddefconfig >"$out/olddefconfig.log" 2>&1 ||
+			{ cat "$out/olddefconfig.log" >&2; die "olddefconfig failed"; }
 	else
 		make -s -C "$src" O="$out" KCONFIG_ALLCONFIG="$frag" allnoconfig >/dev/null
 	fi
@@ -238,6 +239,7 @@ build_deb() {
 	build_image "$out"
 	rm -f "$out/arch/x86/boot/compressed/piggy.o"
 	rm -f "$out"/../*.deb "$out"/../*.buildinfo "$out"/../*.changes
+	DEBFULLNAME=${DEBFULLNAME:-autofsng developers} DEBEMAIL=${DEBEMAIL:-dev@autofsng.invalid} \
 	CCACHE_DISABLE=1 kmake "$out" "$tree" bindeb-pkg KDEB_SOURCENAME=linux-autofsng \
 		>"$out/bindeb-pkg.log" 2>&1 || { tail -20 "$out/bindeb-pkg.log" >&2; die "bindeb-pkg failed (see $out/bindeb-pkg.log)"; }
 	rm -rf "$dest" && mkdir -p "$dest"
