@@ -237,6 +237,8 @@ build_deb() {
 	local flavour=$1 out=$kb/out-$1 dest=$kb/deb-$1 start
 	start=$(date +%s)
 	build_image "$out"
+	# modules through the cache too: bindeb-pkg's own make runs past it
+	if grep -qx CONFIG_MODULES=y "$out/.config"; then kmake "$out" "$tree" modules; fi
 	rm -f "$out/arch/x86/boot/compressed/piggy.o"
 	rm -f "$out"/../*.deb "$out"/../*.buildinfo "$out"/../*.changes
 	DEBFULLNAME=${DEBFULLNAME:-autofsng developers} DEBEMAIL=${DEBEMAIL:-dev@autofsng.invalid} \
@@ -253,8 +255,7 @@ build_deb() {
 series_objects() {
 	{ series_files; overlay_files; } | sort -u | sed -n \
 		-e 's|^\(.*\)\.c$|\1.o|p' \
-		-e 's|^arch/x86/entry/syscalls/\(syscall_[0-9]*\)\.tbl$|arch/x86/entry/\1.o|p' |
-		grep -v '^Documentation/'
+		-e 's|^arch/x86/entry/syscalls/\(syscall_[0-9]*\)\.tbl$|arch/x86/entry/\1.o|p'
 }
 
 # Build only the series' objects with a flavour's configuration (the
