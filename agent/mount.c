@@ -213,7 +213,8 @@ int am_trigger_build(const struct am_trigger *tg)
 	if (fsfd < 0) {
 		err = -errno;
 		am_log(LOG_ERR, "autofsng trigger for %s: fsopen(\"autofsng\"): %s%s", tg->tg_map,
-		       strerror(errno), errno == ENODEV ? " (kernel without autofsng)" : "");
+		       strerror(errno), errno == ENODEV ?
+		       " (kernel without autofsng filesystem: boot one with the autofsng series)" : "");
 		return err;
 	}
 	snprintf(neg, sizeof(neg), "%u", tg->tg_negative_timeout);

@@ -5,6 +5,19 @@
 #   kernel/build.sh vanilla         the unpatched kernel with the base config,
 #                                   to compare against (kselftest counts)
 #   kernel/build.sh --tree-only     just bring the patched tree up to date
+#   kernel/build.sh --config FLAVOUR   configure that flavour again and check
+#                                   that every option its fragment asks for
+#                                   survived (exit 1 naming those that did not)
+#   kernel/build.sh --deb FLAVOUR   Debian packages of the patched kernel
+#                                   (the kernel's own bindeb-pkg) into
+#                                   $KBUILD_DIR/deb-FLAVOUR/
+#   kernel/build.sh --series-objects FLAVOUR   build only the objects the
+#                                   series and kernel/fs provide, timed
+#
+# Flavours: base and debug start from allnoconfig (kernel/config/base.config
+# plus FLAVOUR.config); debian starts from Debian's own configuration of this
+# kernel (package linux-config-6.1, $DEBIAN_KCONFIG) and adds
+# kernel/config/debian.config with olddefconfig.
 #
 # Layout under $KBUILD_DIR (default: <repo>/_kbuild, ignored by git):
 #   pristine/   linux-source-6.1 as Debian ships it, unpacked once, never written
@@ -25,6 +38,7 @@ kb=${KBUILD_DIR:-$top/_kbuild}
 tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 pristine=$kb/pristine
 tree=$kb/linux
+debian_kconfig=${DEBIAN_KCONFIG:-/usr/src/linux-config-6.1/config.amd64_none_amd64.xz}
 
 die() { echo "kernel/build.sh: $*" >&2; exit 1; }
 log() { echo "kernel/build.sh: $*"; }
@@ -134,12 +148,16 @@ configure_flavour() {
 	mkdir -p "$out"
 	if [ "$flavour" = vanilla ]; then
 		grep -v -F -f <(own_symbols) "$top/kernel/config/base.config" > "$frag.new"
+	elif [ "$flavour" = debian ]; then
+		[ -r "$debian_kconfig" ] || die "$debian_kconfig missing: apt-get install linux-config-6.1"
+		: > "$frag.new"
 	else
 		cat "$top/kernel/config/base.config" > "$frag.new"
 	fi
 	case $flavour in base | vanilla) ;; *) cat "$top/kernel/config/$flavour.config" >> "$frag.new" ;; esac
 	# Patches and overlay Kconfig files can add options: they count too.
 	sum=$( (cat "$frag.new"
+		[ "$flavour" != debian ] || xzcat "$debian_kconfig"
 		series_list | while read -r p; do cat "$top/kernel/patches/$p"; done
 		overlay_files | { grep Kconfig || true; } | while read -r f; do cat "$top/kernel/$f"; done
 		) | sha1sum)
@@ -148,7 +166,14 @@ configure_flavour() {
 		return
 	fi
 	log "configuring $flavour"
-	make -s -C "$src" O="$out" KCONFIG_ALLCONFIG="$frag" allnoconfig >/dev/null
+	if [ "$flavour" = debian ]; then
+		# a later assignment in .config overrides an earlier one
+		(xzcat "$debian_kconfig"; cat "$frag") > "$out/.config"
+		make -s -C "$src" O="$out" olddefconfig >"$out/olddefconfig.log" 2>&1 ||
+			{ cat "$out/olddefconfig.log" >&2; die "olddefconfig failed"; }
+	else
+		make -s -C "$src" O="$out" KCONFIG_ALLCONFIG="$frag" allnoconfig >/dev/null
+	fi
 	check_config "$frag" "$out/.config"
 	echo "$sum" > "$out/.fragment.sum"
 }
@@ -168,8 +193,11 @@ check_config() {
 	[ $bad = 0 ] || die "config fragment not satisfied (see above)"
 }
 
-build_image() {
-	local out=$1 src=${2:-$tree} cc=gcc nm=nm plugin start
+# kmake OUT SRC MAKE-ARGS...: make in the tree with the compiler and nm
+# every build of it uses (a change of CC would rebuild everything).
+kmake() {
+	local out=$1 src=$2 cc=gcc nm=nm plugin
+	shift 2
 	command -v ccache >/dev/null && cc="ccache gcc"
 	# clang's Debian package puts LLVM's gold plugin in /usr/lib/bfd-plugins,
 	# and GNU nm loads every plugin there before it reads a file: 65 ms and
@@ -184,15 +212,64 @@ build_image() {
 	# this machine, so the gain is within its noise.  A warm build hits as
 	# before.
 	export CCACHE_BASEDIR=$kb CCACHE_NOHASHDIR=1 CCACHE_DEPEND=${CCACHE_DEPEND:-1}
+	make -s -C "$src" O="$out" CC="$cc" NM="$nm" -j"$(nproc)" "$@"
+}
+
+build_image() {
+	local out=$1 src=${2:-$tree} start
 	start=$(date +%s)
-	make -s -C "$src" O="$out" CC="$cc" NM="$nm" -j"$(nproc)" bzImage
+	kmake "$out" "$src" bzImage
 	# piggy.S pulls the compressed kernel in with .incbin, which no
 	# dependency list names: when the sizes it records match an earlier
 	# build, ccache returns that build's piggy.o and bzImage boots an older
 	# kernel.  Assemble it again past the cache (a second or two).
 	rm -f "$out/arch/x86/boot/compressed/piggy.o"
-	CCACHE_DISABLE=1 make -s -C "$src" O="$out" CC="$cc" NM="$nm" -j"$(nproc)" bzImage
+	CCACHE_DISABLE=1 kmake "$out" "$src" bzImage
 	log "bzImage built in $(( $(date +%s) - start )) s: $out/arch/x86/boot/bzImage"
+}
+
+# The kernel's own bindeb-pkg: linux-image-<release> (the release ends in
+# -autofsng, patch 0001), linux-libc-dev, and linux-headers when the
+# flavour has modules.  The image is built first as `make kernel` builds it;
+# bindeb-pkg then relinks with the package's version past the cache, for
+# the same reason as piggy.o above.
+build_deb() {
+	local flavour=$1 out=$kb/out-$1 dest=$kb/deb-$1 start
+	start=$(date +%s)
+	build_image "$out"
+	# modules through the cache too: bindeb-pkg's own make runs past it
+	if grep -qx CONFIG_MODULES=y "$out/.config"; then kmake "$out" "$tree" modules; fi
+	rm -f "$out/arch/x86/boot/compressed/piggy.o"
+	rm -f "$out"/../*.deb "$out"/../*.buildinfo "$out"/../*.changes
+	DEBFULLNAME=${DEBFULLNAME:-autofsng developers} DEBEMAIL=${DEBEMAIL:-dev@autofsng.invalid} \
+	CCACHE_DISABLE=1 kmake "$out" "$tree" bindeb-pkg KDEB_SOURCENAME=linux-autofsng \
+		>"$out/bindeb-pkg.log" 2>&1 || { tail -20 "$out/bindeb-pkg.log" >&2; die "bindeb-pkg failed (see $out/bindeb-pkg.log)"; }
+	rm -rf "$dest" && mkdir -p "$dest"
+	mv "$out"/../*.deb "$out"/../*.buildinfo "$out"/../*.changes "$dest"/
+	log "packages built in $(( $(date +%s) - start )) s:"
+	ls -l "$dest"/*.deb
+}
+
+# The objects whose source the series or kernel/fs provides: the .c files
+# it changes or adds, and the x86 system call tables (syscall_*.tbl).
+series_objects() {
+	{ series_files; overlay_files; } | sort -u | sed -n \
+		-e 's|^\(.*\)\.c$|\1.o|p' \
+		-e 's|^arch/x86/entry/syscalls/\(syscall_[0-9]*\)\.tbl$|arch/x86/entry/\1.o|p'
+}
+
+# Build only the series' objects with a flavour's configuration (the
+# debian one would take hours in full on two cores), at the lowest priority.
+build_series_objects() {
+	local out=$1 start objs
+	objs=$(series_objects | tr '\n' ' ')
+	renice -n 19 -p $$ >/dev/null
+	start=$(date +%s)
+	kmake "$out" "$tree" prepare
+	log "prepare took $(( $(date +%s) - start )) s"
+	# shellcheck disable=SC2086 # a list of make targets
+	kmake "$out" "$tree" $objs
+	log "series objects built in $(( $(date +%s) - start )) s with $out/.config: $objs"
 }
 
 main() {
@@ -201,6 +278,20 @@ main() {
 	unpack_pristine
 	sync_tree
 	[ "$flavour" = --tree-only ] && return
+	case $flavour in
+	--config | --deb | --series-objects)
+		local mode=$flavour
+		flavour=${2:-base}
+		[ -f "$top/kernel/config/$flavour.config" ] || die "no kernel/config/$flavour.config"
+		[ "$mode" != --config ] || rm -f "$kb/out-$flavour/.fragment.sum"
+		configure_flavour "$flavour" "$kb/out-$flavour"
+		case $mode in
+		--config) log "$flavour: every option of its fragment survived" ;;
+		--deb) build_deb "$flavour" ;;
+		--series-objects) build_series_objects "$kb/out-$flavour" ;;
+		esac
+		return ;;
+	esac
 	if [ "$flavour" = vanilla ]; then
 		[ -d "$kb/vanilla/linux" ] || { mkdir -p "$kb/vanilla"; cp -al "$pristine" "$kb/vanilla/linux"; }
 		configure_flavour vanilla "$kb/vanilla/out-vanilla" "$kb/vanilla/linux"
