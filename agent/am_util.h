@@ -76,5 +76,7 @@ long long am_now_ms(void);
  * buffer.  Returns: 0, -EFBIG when larger than MAX, -errno.
  */
 int am_read_file(const char *path, size_t max, char **data, size_t *len);
+/* Write all of BUF[0..LEN) to FD, again after EINTR.  Returns: 0, -errno (-EIO: wrote nothing). */
+int am_write_full(int fd, const void *buf, size_t len);
 
 #endif /* AM_UTIL_H */

@@ -166,3 +166,20 @@ int am_read_file(const char *path, size_t max, char **data, size_t *len)
 	*data = am_buf_steal(&b);
 	return *data ? 0 : -ENOMEM;
 }
+
+int am_write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}

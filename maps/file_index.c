@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "am_util.h"
 #include "file_index.h"
 
 #define FIDX_MAGIC	"AMFIDX\r\n"
@@ -519,23 +520,6 @@ static uint64_t fidx_seed(void)
 	return fidx_mix((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ (uint64_t)getpid());
 }
 
-static int fidx_write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Seal the header and every slot, then write them.  Returns: 0, -errno. */
 static int fidx_build_emit(struct fidx_build *fb, int fd)
 {
@@ -549,11 +533,11 @@ static int fidx_build_emit(struct fidx_build *fb, int fd)
 		fb->fb_incl[i].fs_check = fidx_slot_check(h->fh_seed, (uint64_t)h->fh_nslots + i,
 							  &fb->fb_incl[i]);
 	h->fh_check = fidx_hash(0, h, offsetof(struct fidx_head, fh_check));
-	err = fidx_write_all(fd, h, sizeof(*h));
+	err = am_write_full(fd, h, sizeof(*h));
 	if (!err)
-		err = fidx_write_all(fd, fb->fb_incl, h->fh_nincl * sizeof(*fb->fb_incl));
+		err = am_write_full(fd, fb->fb_incl, h->fh_nincl * sizeof(*fb->fb_incl));
 	if (!err)
-		err = fidx_write_all(fd, fb->fb_slots, h->fh_nslots * sizeof(*fb->fb_slots));
+		err = am_write_full(fd, fb->fb_slots, h->fh_nslots * sizeof(*fb->fb_slots));
 	return err;
 }
 

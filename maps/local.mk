@@ -32,7 +32,7 @@ maps_map_nis_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS) $(MAP_EXPORT)
 
 # SSSD: libsss_autofs.so is dlopen'd at run time, so no build dependency.
 module_LTLIBRARIES += maps/map_sss.la
-maps_map_sss_la_SOURCES = maps/sss.c
+maps_map_sss_la_SOURCES = maps/sss.c agent/util.c
 maps_map_sss_la_CFLAGS = $(AM_CFLAGS) -D_GNU_SOURCE
 maps_map_sss_la_LIBADD = -ldl
 maps_map_sss_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS) $(MAP_EXPORT)

@@ -35,6 +35,7 @@
 #include <sys/wait.h>
 
 #include "am_module.h"
+#include "am_util.h"
 
 #define SSS_DEF_LIBRARY	"/usr/lib/x86_64-linux-gnu/sssd/modules/libsss_autofs.so"
 #define SSS_DEF_SOCKET	"/var/lib/sss/pipes/autofs"
@@ -172,32 +173,7 @@ static int sss_error(struct am_map *map, int err, const char *what)
 	}
 }
 
-static long long sss_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* ---- the child: library calls, answers written to the pipe ----------- */
-
-static int sss_write(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 static int sss_put(int fd, int32_t status, const char *key, const char *val)
 {
@@ -207,9 +183,9 @@ static int sss_put(int fd, int32_t status, const char *key, const char *val)
 		.r_vlen = val ? (uint32_t)strlen(val) : 0,
 	};
 
-	if (sss_write(fd, &r, sizeof(r)) ||
-	    sss_write(fd, key ? key : "", r.r_klen) ||
-	    sss_write(fd, val ? val : "", r.r_vlen))
+	if (am_write_full(fd, &r, sizeof(r)) ||
+	    am_write_full(fd, key ? key : "", r.r_klen) ||
+	    am_write_full(fd, val ? val : "", r.r_vlen))
 		return -EIO;
 	return 0;
 }
@@ -286,13 +262,13 @@ static void sss_child(struct am_map *map, int fd, sss_job_fn job, const char *ke
 /* Returns: 0, -ETIMEDOUT when nothing came for the timeout, -EIO at EOF. */
 static int sss_read(struct am_map *map, int fd, void *buf, size_t len)
 {
-	long long deadline = sss_now_ms() + map->m_timeout_ms, left;
+	long long deadline = am_now_ms() + map->m_timeout_ms, left;
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	char *p = buf;
 	ssize_t n;
 
 	while (len) {
-		left = deadline - sss_now_ms();
+		left = deadline - am_now_ms();
 		if (left <= 0)
 			return -ETIMEDOUT;
 		n = poll(&pfd, 1, (int)left);
