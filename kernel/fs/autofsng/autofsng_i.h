@@ -31,6 +31,9 @@ static_assert(TRAP_HELPER_FD == AUTOFSNG_AGENT_FD);
 #define AUTOFSNG_NEGATIVE_HASH_BITS	8
 #define AUTOFSNG_REQUEST_HASH_BITS	6
 
+/* Background refreshes (mapcache.c) running at once, system wide. */
+#define AUTOFSNG_REFRESH_MAX_ACTIVE	4
+
 /* A helper cancelled before its agent ran (its starter was killed). */
 #define AUTOFSNG_CANCELLED	(-EINTR)
 
@@ -170,11 +173,12 @@ bool autofsng_is_helper(struct autofsng_sb_info *sbi);
 char **autofsng_helper_envp(struct autofsng_helper *h, unsigned int nr);
 
 /* mapcache.c */
+int autofsng_mapcache_setup(void);
 void autofsng_mapcache_init(struct autofsng_mapcache *mc);
+void autofsng_mapcache_refresh(struct super_block *sb);
 void autofsng_mapcache_expire(struct autofsng_mapcache *mc);
 void autofsng_mapcache_destroy(struct autofsng_mapcache *mc);
-struct autofsng_snapshot *autofsng_snapshot_get(struct super_block *sb,
-						const struct path *path);
+struct autofsng_snapshot *autofsng_snapshot_get(struct super_block *sb);
 struct autofsng_snapshot *autofsng_snapshot_peek(struct super_block *sb);
 void autofsng_snapshot_put(struct autofsng_snapshot *snap);
 bool autofsng_snapshot_has(const struct autofsng_snapshot *snap,

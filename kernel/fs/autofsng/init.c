@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * autofsng: registration and the fs.autofsng sysctls.
+ *
+ * Locking: agent_lock (a mutex) guards agent_path; the other sysctls are
+ * ints read with READ_ONCE() where they apply.  The workqueue of
+ * background browse refreshes is made here, before the filesystem is
+ * registered.
  */
 #define pr_fmt(fmt) "autofsng: " fmt
 
@@ -210,6 +215,9 @@ static int __init autofsng_init(void)
 {
 	int err;
 
+	err = autofsng_mapcache_setup();
+	if (err)
+		return err;
 	if (!register_sysctl("fs/autofsng", autofsng_sysctls))
 		return -ENOMEM;
 	err = register_filesystem(&autofsng_fs_type);

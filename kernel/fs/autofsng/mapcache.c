@@ -10,6 +10,19 @@
  * snapshot they started with, so a refresh never changes a listing in
  * progress, and a failed refresh keeps the old snapshot.
  *
+ * Refreshes run in the background, stale-while-revalidate: mounting a
+ * browse map starts one, and a listing that finds the snapshot older
+ * than cache_ttl gets that snapshot at once and starts another from a
+ * kworker (autofsng_refresh_wq).  Only a listing that finds no snapshot
+ * at all waits, for the refresh in flight or one it runs itself.  There
+ * is at most one refresh per superblock (mc->refresh), none before
+ * next_refresh (cache_ttl after a success, negative_timeout after a
+ * failure), and each holds an active reference on its superblock: an
+ * umount during a refresh succeeds, and the superblock goes when the
+ * agent has exited.  A refresh runs the agent like any other: it takes
+ * an agent slot (fs.autofsng.max_agents) and is killed past
+ * fs.autofsng.agent_timeout.
+ *
  * One refresh takes at most fs.autofsng.list_max_keys keys and
  * fs.autofsng.list_max_bytes bytes: past either, writes fail with EFBIG
  * and the refresh is cut off, like one whose agent fails, is killed or
@@ -18,6 +31,10 @@
  * held across user memory access (a write copies a page, then feeds it
  * under the mutex), so holding it is bounded and closing the builder,
  * which cannot fail, may wait for it; writers wait for it killably.
+ *
+ * Locking: mc->lock (a spinlock) protects mc->snap, mc->refresh,
+ * mc->valid and mc->next_refresh, and is never held across an
+ * allocation or a wait; the builder mutex nests inside nothing.
  */
 #define pr_fmt(fmt) "autofsng: " fmt
 
@@ -56,8 +73,12 @@ struct autofsng_builder {
 struct autofsng_refresh {
 	struct autofsng_helper	helper;
 	struct autofsng_builder	*builder;
-	struct path		path;		/* keeps the superblock alive */
+	struct super_block	*sb;		/* an active reference */
+	struct work_struct	work;		/* a background refresh */
 };
+
+/* Background refreshes, at most AUTOFSNG_REFRESH_MAX_ACTIVE at once. */
+static struct workqueue_struct *autofsng_refresh_wq;
 
 static int autofsng_key_cmp(const char *a, unsigned int alen,
 			    const char *b, unsigned int blen)
@@ -346,7 +367,8 @@ static void autofsng_refresh_release(struct autofsng_helper *h)
 
 	if (r->builder)
 		autofsng_builder_put(r->builder);
-	path_put(&r->path);
+	/* The last reference after an umount shuts the superblock down. */
+	deactivate_super(r->sb);
 	kfree(r);
 }
 
@@ -393,8 +415,12 @@ static int autofsng_refresh_args(struct autofsng_refresh *r)
 	return envp[i] ? 0 : -ENOMEM;
 }
 
-static struct autofsng_refresh *
-autofsng_refresh_alloc(struct autofsng_sb_info *sbi, const struct path *path)
+/*
+ * The caller holds an active reference on @sb (an open directory of it,
+ * or the mount being made): the refresh takes one of its own, so that
+ * an umount while it runs leaves the superblock to its last reference.
+ */
+static struct autofsng_refresh *autofsng_refresh_alloc(struct super_block *sb)
 {
 	struct autofsng_refresh *r;
 
@@ -403,9 +429,10 @@ autofsng_refresh_alloc(struct autofsng_sb_info *sbi, const struct path *path)
 		return NULL;
 	r->helper.finish = autofsng_refresh_finish;
 	r->helper.release = autofsng_refresh_release;
-	r->path = *path;
-	path_get(&r->path);
-	r->helper.status = autofsng_helper_init_common(&r->helper, sbi,
+	atomic_inc(&sb->s_active);
+	r->sb = sb;
+	r->helper.status = autofsng_helper_init_common(&r->helper,
+						       autofsng_sbi(sb),
 						       "list");
 	return r;
 }
@@ -422,6 +449,56 @@ static int autofsng_refresh_run(struct autofsng_refresh *r)
 	err = autofsng_helper_wait(h);
 	autofsng_helper_put(h);
 	return err;
+}
+
+/* A kworker runs the refresh: nobody waits for it but a first listing. */
+static void autofsng_refresh_work(struct work_struct *work)
+{
+	autofsng_refresh_run(container_of(work, struct autofsng_refresh, work));
+}
+
+/* Called with mc->lock held. */
+static bool autofsng_mapcache_fresh(const struct autofsng_mapcache *mc)
+{
+	return mc->valid && time_before(jiffies, mc->next_refresh);
+}
+
+/**
+ * autofsng_mapcache_refresh - refresh a stale cache in the background
+ * @sb: the autofsng superblock, on which the caller holds an active
+ *	reference
+ *
+ * Starts "agent list" from a kworker unless the cache is fresh or a
+ * refresh is in flight: one refresh per superblock at a time, and none
+ * before next_refresh, whoever asks.  Readers meanwhile go on with the
+ * current snapshot.  Only the initial user namespace starts refreshes.
+ */
+void autofsng_mapcache_refresh(struct super_block *sb)
+{
+	struct autofsng_mapcache *mc = &autofsng_sbi(sb)->cache;
+	struct autofsng_refresh *r;
+	bool idle;
+
+	if (current_user_ns() != &init_user_ns)
+		return;
+	spin_lock(&mc->lock);
+	idle = !mc->refresh && !autofsng_mapcache_fresh(mc);
+	spin_unlock(&mc->lock);
+	if (!idle)
+		return;
+	r = autofsng_refresh_alloc(sb);
+	if (!r)
+		return;
+	INIT_WORK(&r->work, autofsng_refresh_work);
+	spin_lock(&mc->lock);
+	idle = !mc->refresh && !autofsng_mapcache_fresh(mc);
+	if (idle)
+		mc->refresh = r;
+	spin_unlock(&mc->lock);
+	if (idle)
+		queue_work(autofsng_refresh_wq, &r->work);
+	else
+		autofsng_helper_put(&r->helper);
 }
 
 /**
@@ -443,76 +520,86 @@ struct autofsng_snapshot *autofsng_snapshot_peek(struct super_block *sb)
 	return snap;
 }
 
+/*
+ * There is no snapshot: wait for the refresh in flight, or run one and
+ * wait for it.  Return: 0 once one ended, -EINTR or -ENOMEM.
+ */
+static int autofsng_snapshot_fill(struct super_block *sb)
+{
+	struct autofsng_mapcache *mc = &autofsng_sbi(sb)->cache;
+	struct autofsng_refresh *r, *running;
+	int err;
+
+	r = autofsng_refresh_alloc(sb);
+	if (!r)
+		return -ENOMEM;
+	spin_lock(&mc->lock);
+	running = mc->refresh;
+	if (running)
+		refcount_inc(&running->helper.count);
+	else
+		mc->refresh = r;
+	spin_unlock(&mc->lock);
+	if (!running)
+		return autofsng_refresh_run(r);
+	autofsng_helper_put(&r->helper);
+	err = autofsng_helper_wait(&running->helper);
+	autofsng_helper_put(&running->helper);
+	return err;
+}
+
 /**
- * autofsng_snapshot_get - a snapshot no older than cache_ttl if possible
- * @sb: the autofsng superblock
- * @path: the root being listed, for the refresh to hold on to
+ * autofsng_snapshot_get - the snapshot to list, refreshed when stale
+ * @sb: the autofsng superblock, held active by the caller
  *
- * Refreshes a stale cache by running "agent list" and waiting for it;
- * while another refresh runs, returns the old snapshot, or waits when
- * there is none.
+ * Stale-while-revalidate: a stale snapshot is returned at once and a
+ * background refresh started (autofsng_mapcache_refresh()).  Only a
+ * cache with no snapshot and no valid failure makes the caller wait:
+ * for the refresh in flight (the one started at mount), or for one it
+ * runs itself.
  *
  * Return: a referenced snapshot, NULL when the map has none, or
  * ERR_PTR(-EINTR) / ERR_PTR(-ENOMEM).
  */
-struct autofsng_snapshot *autofsng_snapshot_get(struct super_block *sb,
-						const struct path *path)
+struct autofsng_snapshot *autofsng_snapshot_get(struct super_block *sb)
 {
 	struct autofsng_sb_info *sbi = autofsng_sbi(sb);
 	struct autofsng_mapcache *mc = &sbi->cache;
-	struct autofsng_refresh *r = NULL, *running;
 	struct autofsng_snapshot *snap;
-	bool waited = false;
+	bool fresh;
 	int err;
 
 	/* The agent listing itself must not wait for its own refresh. */
 	if (autofsng_is_helper(sbi))
 		return autofsng_snapshot_peek(sb);
-	for (;;) {
-		spin_lock(&mc->lock);
-		snap = mc->snap;
-		if (waited ||
-		    (mc->valid && time_before(jiffies, mc->next_refresh)) ||
-		    (mc->refresh && snap) ||
-		    current_user_ns() != &init_user_ns) {
-			if (snap)
-				refcount_inc(&snap->count);
-			spin_unlock(&mc->lock);
-			break;
-		}
-		running = mc->refresh;
-		if (running) {
-			refcount_inc(&running->helper.count);
-			spin_unlock(&mc->lock);
-			err = autofsng_helper_wait(&running->helper);
-			autofsng_helper_put(&running->helper);
-			if (err) {
-				snap = ERR_PTR(err);
-				break;
-			}
-			waited = true;
-			continue;
-		}
-		if (r) {
-			mc->refresh = r;
-			spin_unlock(&mc->lock);
-			err = autofsng_refresh_run(r);
-			r = NULL;
-			if (err) {
-				snap = ERR_PTR(err);
-				break;
-			}
-			waited = true;
-			continue;
-		}
-		spin_unlock(&mc->lock);
-		r = autofsng_refresh_alloc(sbi, path);
-		if (!r)
-			return ERR_PTR(-ENOMEM);
+	spin_lock(&mc->lock);
+	snap = mc->snap;
+	fresh = autofsng_mapcache_fresh(mc);
+	spin_unlock(&mc->lock);
+	if (!snap && !fresh && current_user_ns() == &init_user_ns) {
+		err = autofsng_snapshot_fill(sb);
+		if (err)
+			return ERR_PTR(err);
+	} else if (!fresh) {
+		autofsng_mapcache_refresh(sb);
 	}
-	if (r)
-		autofsng_helper_put(&r->helper);
-	return snap;
+	return autofsng_snapshot_peek(sb);
+}
+
+/**
+ * autofsng_mapcache_setup - make the workqueue of background refreshes
+ *
+ * Unbound, and at most AUTOFSNG_REFRESH_MAX_ACTIVE refreshes at once for
+ * the whole system, so that mounting many browse maps at once does not
+ * start as many agents.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int __init autofsng_mapcache_setup(void)
+{
+	autofsng_refresh_wq = alloc_workqueue("autofsng_refresh", WQ_UNBOUND,
+					      AUTOFSNG_REFRESH_MAX_ACTIVE);
+	return autofsng_refresh_wq ? 0 : -ENOMEM;
 }
 
 /**

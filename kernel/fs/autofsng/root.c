@@ -10,6 +10,11 @@
  * is itself the trap.  DCACHE_MANAGE_TRANSIT lets ->d_manage hold walkers
  * back while the agent is still working and let the agent's own process
  * group through.
+ *
+ * Locking: no lock of its own.  A listing takes its snapshot from the
+ * browse cache (mapcache.c, under the cache's spinlock) at offset 0 and
+ * walks the root's children under the parent's d_lock, each child's
+ * d_lock nested.  Waits (a first browse fill) are killable.
  */
 #define pr_fmt(fmt) "autofsng: " fmt
 
@@ -191,8 +196,7 @@ static int autofsng_dir_prepare(struct file *file, struct autofsng_dir *d)
 
 	autofsng_dir_clear(d);
 	if (READ_ONCE(sbi->browse)) {
-		snap = autofsng_snapshot_get(file_inode(file)->i_sb,
-					     &file->f_path);
+		snap = autofsng_snapshot_get(file_inode(file)->i_sb);
 		if (IS_ERR(snap))
 			return PTR_ERR(snap);
 		d->snap = snap;

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * autofsng: mount options (fs_context) and the superblock.
+ *
+ * Locking: the VFS holds sb->s_umount across fill_super and reconfigure;
+ * the options a remount may change are written with WRITE_ONCE() and
+ * read with READ_ONCE() without it.  Both may start a background browse
+ * refresh (mapcache.c), which only queues work and never waits under
+ * s_umount.
  */
 #define pr_fmt(fmt) "autofsng: " fmt
 
@@ -243,6 +249,9 @@ static int autofsng_fill_super(struct super_block *sb, struct fs_context *fc)
 		return -ENOMEM;
 	if (sbi->direct)
 		autofsng_set_trap(sb->s_root);
+	/* List the map now, so that the first listing finds the keys. */
+	if (sbi->browse)
+		autofsng_mapcache_refresh(sb);
 	return 0;
 }
 
@@ -326,6 +335,8 @@ static int autofsng_reconfigure(struct fs_context *fc)
 		WRITE_ONCE(sbi->cache_ttl, want->cache_ttl);
 		autofsng_mapcache_expire(&sbi->cache);
 	}
+	if (READ_ONCE(sbi->browse))
+		autofsng_mapcache_refresh(fc->root->d_sb);
 	return 0;
 }
 

@@ -18,7 +18,8 @@
  *
  * A key missing from the map exits 1.  "list" copies $AGENT_DIR/list to
  * WRITEFD in writes of $AGENT_DIR/chunk bytes (default: all at once),
- * exits 1 when $AGENT_DIR/list-fail exists, and with $AGENT_DIR/late
+ * exits 1 when $AGENT_DIR/list-fail exists, first sleeps the seconds
+ * $AGENT_DIR/list-sleep holds (logged as "list-start"), and with $AGENT_DIR/late
  * leaves a child that writes once more after the agent exited and logs
  * the result.  Every call appends one line to $AGENT_DIR/log.
  */
@@ -237,6 +238,21 @@ static void late_writer(int fd)
 	_exit(0);
 }
 
+/* Sleep as long as $AGENT_DIR/list-sleep says, if it exists. */
+static void list_sleep(void)
+{
+	FILE *f = fopen(AGENT_DIR "/list-sleep", "r");
+	double s;
+
+	if (!f)
+		return;
+	if (fscanf(f, "%lf", &s) == 1) {
+		log_call("list-start", "sleeping");
+		sleep_seconds(s);
+	}
+	fclose(f);
+}
+
 static int do_list(void)
 {
 	int out = env_fd("WRITEFD"), in;
@@ -255,6 +271,7 @@ static int do_list(void)
 			chunk = 0;
 		fclose(f);
 	}
+	list_sleep();
 	in = open(AGENT_DIR "/list", O_RDONLY);
 	if (in < 0 || out < 0) {
 		log_call("list", "no list");
