@@ -7,6 +7,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,12 +146,17 @@ extern const struct am_builtin *const __stop_am_builtin[] __attribute__((weak));
 static int module_builtin(enum am_module_kind kind, const char *name, const void **opsp)
 {
 	int want = kind == AM_MODULE_MAP ? AM_BUILTIN_MAP : AM_BUILTIN_MOUNT;
-	const struct am_builtin *const *b;
+	/* the linker sets the two symbols around the section, if it exists */
+	size_t i, n = __start_am_builtin ?
+		((uintptr_t)__stop_am_builtin - (uintptr_t)__start_am_builtin) /
+		sizeof(*__start_am_builtin) : 0;
+	const struct am_builtin *b;
 
-	for (b = __start_am_builtin; b && b < __stop_am_builtin; b++) {
-		if ((*b)->ab_kind != want || strcmp((*b)->ab_name, name))
+	for (i = 0; i < n; i++) {
+		b = __start_am_builtin[i];
+		if (b->ab_kind != want || strcmp(b->ab_name, name))
 			continue;
-		*opsp = (*b)->ab_ops;
+		*opsp = b->ab_ops;
 		return kind == AM_MODULE_MAP ? module_check_map("built-in", *opsp) :
 					       module_check_mount("built-in", *opsp);
 	}
