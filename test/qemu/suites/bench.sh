@@ -163,10 +163,14 @@ at_start() {
 	# daemon's group for the daemon itself and never traps their lookups
 	setsid automount -f $debug $B/at.master >> $B/at.log 2>&1 &
 	AT_PID=$!
+	# each mount point of the master lines an autofs mount of this daemon
 	for i in $(seq 600); do
-		[ "$(awk '{ for (i = 7; $i != "-"; i++); }
-			$(i + 1) == "autofs" && index($5, "/mnt/at/") == 1' /proc/self/mountinfo | wc -l)" -ge "$want" ] &&
+		[ "$(printf '%s\n' "$@" | awk 'NR == FNR { want[$1] = 1; next }
+			{ for (i = 7; $i != "-"; i++); }
+			$(i + 1) == "autofs" && ($5 in want) && !seen[$5]++ { n++ }
+			END { print n + 0 }' - /proc/self/mountinfo)" -ge "$want" ] &&
 			return 0
+		kill -0 "$AT_PID" 2>/dev/null || break
 		sleep 0.1
 	done
 	log "automount did not come up: $(tail -3 $B/at.log)"
@@ -455,7 +459,8 @@ phase_ldap() {
 	[ -n "${LDAP_URI:-}" ] || return 0
 	at_start "/mnt/at/ldap ldap://127.0.0.1:3890/$M -nobrowse" ||
 		{ t_fail at-ldap-r$ROUND "autofs-tools' LDAP lookup did not start"; return; }
-	"$AB" first 10 hello auto,-,/mnt/ng/ldap auto,-,/mnt/at/ldap > $B/first.ldap
+	"$AB" first 10 hello auto,-,/mnt/ng/ldap auto,-,/mnt/at/ldap > $B/first.ldap ||
+		t_fail ldap-access-r$ROUND "a first access failed; automount said: $(tail -5 $B/at.log | tr '\n' ' ')"
 	row ldap "first access, LDAP map of $LDAPN keys (bind)" us "$(side 0 $B/first.ldap)" "$(side 1 $B/first.ldap)" -
 	at_stop
 }
