@@ -95,7 +95,7 @@ END {
 	}
 	ratios("first-bind", "first-bind", 1, "floor-bind", 1)
 	if (R_N) printf "\n%-20s %-4s %-76s %-18s %7s %s\n", "first-bind/floor", "", "first-bind over floor-bind, autofsng columns", spread(), "", goal("first-bind/floor", R_MED)
-	# stacked bars: each stage of a first access, from the access to the agent's
+	# stacked bars: each stage of a first access, from the access to the agent
 	# main ("before") to the first byte read ("after"); the floor as one piece
 	n = split("before init map module names parse mount attach expire end after", st, " ")
 	if (nw) {
