@@ -58,6 +58,8 @@ void am_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 void am_vlog(int prio, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* Returns: the syslog level named NAME ("err", "info"...), or -1. */
 int am_log_level(const char *name);
+/* Returns: true when a message of PRIO would be logged anywhere. */
+bool am_log_wants(int prio);
 /*
  * Append S[0..N) to OUT so that it is one printable line: backslash as
  * "\\", newline, tab and CR as "\n" "\t" "\r", any other control

@@ -224,11 +224,16 @@ static void log_to_syslog(int prio, const char *text)
 	am_buf_free(&line);
 }
 
+bool am_log_wants(int prio)
+{
+	return prio <= log_level && (log_syslog || log_stderr);
+}
+
 void am_vlog(int prio, const char *fmt, va_list ap)
 {
 	struct am_buf text = { 0 };
 
-	if (prio > log_level || (!log_syslog && !log_stderr))
+	if (!am_log_wants(prio))
 		return;
 	log_format(&text, fmt, ap);
 	if (text.ab_oom) {

@@ -56,6 +56,8 @@ void am_stage_report(const char *what)
 	size_t len;
 	int i;
 
+	if (!am_log_wants(LOG_DEBUG))
+		return;
 	am_stage_enter(stages.st_cur);
 	len = (size_t)snprintf(line, sizeof(line), "stages %s us: main_at=%lld exec=%lld",
 			       what, stages.st_begin, stages.st_exec_us);
