@@ -78,6 +78,8 @@ long long am_now_ms(void);
  * buffer.  Returns: 0, -EFBIG when larger than MAX, -errno.
  */
 int am_read_file(const char *path, size_t max, char **data, size_t *len);
+/* The same from FD, from its current offset to its end. */
+int am_read_fd(int fd, size_t max, char **data, size_t *len);
 /* Write all of BUF[0..LEN) to FD, again after EINTR.  Returns: 0, -errno (-EIO: wrote nothing). */
 int am_write_full(int fd, const void *buf, size_t len);
 

@@ -121,17 +121,14 @@ long long am_now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int am_read_file(const char *path, size_t max, char **data, size_t *len)
+int am_read_fd(int fd, size_t max, char **data, size_t *len)
 {
 	struct am_buf b = { 0 };
 	size_t want = 65536;
 	struct stat st;
 	ssize_t n;
-	int fd, err = 0;
+	int err = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	/* a regular file is read into one buffer of its size: no regrowth */
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (size_t)st.st_size <= max)
 		want = (size_t)st.st_size + 1;
@@ -157,7 +154,6 @@ int am_read_file(const char *path, size_t max, char **data, size_t *len)
 		}
 		want = 65536;
 	}
-	close(fd);
 	if (err) {
 		am_buf_free(&b);
 		return err;
@@ -165,6 +161,18 @@ int am_read_file(const char *path, size_t max, char **data, size_t *len)
 	*len = b.ab_len;
 	*data = am_buf_steal(&b);
 	return *data ? 0 : -ENOMEM;
+}
+
+int am_read_file(const char *path, size_t max, char **data, size_t *len)
+{
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = am_read_fd(fd, max, data, len);
+	close(fd);
+	return err;
 }
 
 int am_write_full(int fd, const void *buf, size_t len)

@@ -53,39 +53,6 @@ static bool file_same_stat(const struct stat *a, const struct stat *b)
 	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
-/* Read FD to its end into *TEXT, at most FILE_MAP_MAX bytes.  Returns: 0, -EFBIG, -errno. */
-static int file_read_fd(int fd, size_t hint, char **text, size_t *len)
-{
-	size_t cap = hint + 2, n = 0;	/* room to see the end */
-	char *buf = malloc(cap), *p;
-	ssize_t r;
-
-	while (buf) {
-		if (n + 1 == cap) {
-			cap += 65536;
-			p = realloc(buf, cap);
-			if (!p)
-				break;
-			buf = p;
-		}
-		r = read(fd, buf + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0 || (n += (size_t)r) > FILE_MAP_MAX) {
-			if (r < 0 || n > FILE_MAP_MAX) {
-				free(buf);
-				return r < 0 ? -errno : -EFBIG;
-			}
-			buf[n] = '\0';
-			*text = buf;
-			*len = n;
-			return 0;
-		}
-	}
-	free(buf);
-	return -ENOMEM;
-}
-
 /*
  * The map is read, not mapped: a map file truncated or rewritten in place
  * while a lookup walked a mapping of it killed the agent with SIGBUS.
@@ -98,8 +65,7 @@ static int file_read(struct am_map *map)
 
 	if (fstat(map->fm_fd, &map->fm_st))
 		return -errno;
-	err = file_read_fd(map->fm_fd, S_ISREG(map->fm_st.st_mode) ?
-			   (size_t)map->fm_st.st_size : 65535, &map->fm_text, &map->fm_len);
+	err = am_read_fd(map->fm_fd, FILE_MAP_MAX, &map->fm_text, &map->fm_len);
 	if (err)
 		return err;
 	/* an index is only made of a map that did not change while read */
