@@ -17,6 +17,7 @@
 
 #include "am_maptext.h"
 #include "am_module.h"
+#include "am_util.h"
 #include "file_index.h"
 
 #define FILE_MAP_MAX		(256UL << 20)
