@@ -38,15 +38,17 @@ int am_trigger_build(const struct am_trigger *tg);
 /* move_mount FD onto the directory DIRFD.  Returns: 0, -errno. */
 int am_mount_attach(int fd, int dirfd);
 /*
- * Set the expiry policy of the mount FD lies on through mountfd; a kernel
- * without mountfd gets one warning.  Returns: 0, -ENOSYS, -errno.
+ * Set the expiry policy of the mount FD lies on (expiry.c: mountfd on the
+ * 6.1 series, mount_setattr on 6.12); a kernel with neither gets one
+ * warning.  Returns: 0, -ENOSYS, -errno.
  */
 int am_expiry_set(struct am_ctx *ctx, int fd, unsigned int policy, unsigned int timeout);
 /*
- * Returns: true when the kernel has mountfd(2).  Asked once, through
- * /proc/self: a lookup asks before it joins the requester's namespace.
+ * Returns: true when the kernel can expire mounts (mountfd(2) or the 6.12
+ * series).  Asked once, through "/" and /proc/self: a lookup asks before it
+ * joins the requester's namespace.
  */
-bool am_mountfd_present(void);
+bool am_expiry_present(void);
 /* Returns: 0 and *ME for the mount DIRFD lies on, -ENOSYS, -errno. */
 int am_expiry_get(int dirfd, struct mountfd_expire *me);
 

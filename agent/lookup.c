@@ -299,7 +299,7 @@ int am_cmd_lookup(struct am_ctx *ctx)
 	 * connects again (it would reach the requester's /dev/log).
 	 */
 	if (!ret)
-		am_mountfd_present();
+		am_expiry_present();
 	if (!ret && nsfd >= 0)
 		am_log_seal();
 	if (!ret && nsfd >= 0 && setns(nsfd, CLONE_NEWNS)) {

@@ -2,7 +2,7 @@
 /*
  * Mounts the agent makes: through a mount module (detached), a tmpfs holder
  * for a multi-mount without a root, autofsng triggers; attaching them with
- * move_mount and giving them an expiry policy through mountfd.
+ * move_mount; their expiry policy is expiry.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -250,108 +250,4 @@ int am_mount_attach(int fd, int dirfd)
 	if (move_mount(fd, "", dirfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH))
 		return -errno;
 	return 0;
-}
-
-/* One call of syscall 451; the unused argument registers are zeroed. */
-static long mountfd_call(int dirfd)
-{
-	return syscall(__NR_mountfd, dirfd, MOUNTFD_CLOEXEC, 0, 0, 0, 0);
-}
-
-/* Returns: true when FD is a mountfd ("anon_inode:[mountfd]"). */
-static bool mountfd_is(long fd)
-{
-	char link[64], target[64];
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/proc/self/fd/%ld", fd);
-	n = readlink(link, target, sizeof(target) - 1);
-	if (n <= 0)
-		return false;
-	target[n] = '\0';
-	return strstr(target, "[mountfd]") != NULL;
-}
-
-/*
- * Is syscall 451 mountfd here?  On kernels without the series it is
- * nothing (ENOSYS) or, since 6.5, cachestat: ask once about "/" and look
- * at what came back.
- */
-bool am_mountfd_present(void)
-{
-	static int present = -1;
-	long fd;
-	int root;
-
-	if (present >= 0)
-		return present;
-	present = 0;
-	root = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (root < 0)
-		return false;
-	fd = mountfd_call(root);
-	if (fd > STDERR_FILENO && fd != root) {
-		present = mountfd_is(fd);
-		close((int)fd);
-	}
-	close(root);
-	return present;
-}
-
-static int mountfd_open(int dirfd)
-{
-	long fd;
-
-	if (!am_mountfd_present())
-		return -ENOSYS;
-	fd = mountfd_call(dirfd);
-	return fd < 0 ? -errno : (int)fd;
-}
-
-static int expiry_set(struct am_ctx *ctx, int fd, unsigned int policy, unsigned int timeout)
-{
-	struct mountfd_expire me = {
-		.me_size = sizeof(me),
-		.me_policy = policy,
-		.me_timeout = timeout,
-	};
-	int mfd, err = 0;
-
-	mfd = mountfd_open(fd);
-	if (mfd == -ENOSYS) {
-		if (!ctx->ac_expiry_warned)
-			am_log(LOG_WARNING, "kernel has no mountfd: mounts made now never expire");
-		ctx->ac_expiry_warned = true;
-		return mfd;
-	}
-	if (mfd < 0)
-		return mfd;
-	if (ioctl(mfd, MOUNTFD_IOC_SETEXPIRE, &me))
-		err = -errno;
-	close(mfd);
-	return err;
-}
-
-int am_expiry_set(struct am_ctx *ctx, int fd, unsigned int policy, unsigned int timeout)
-{
-	enum am_stage prev = am_stage_enter(AM_STAGE_EXPIRE);
-	int err = expiry_set(ctx, fd, policy, timeout);
-
-	am_stage_enter(prev);
-	return err;
-}
-
-int am_expiry_get(int dirfd, struct mountfd_expire *me)
-{
-	int mfd, err = 0;
-
-	mfd = mountfd_open(dirfd);
-	if (mfd < 0)
-		return mfd;
-	memset(me, 0, sizeof(*me));
-	me->me_size = sizeof(*me);
-	if (ioctl(mfd, MOUNTFD_IOC_GETEXPIRE, me))
-		err = -errno;
-	close(mfd);
-	return err;
 }
