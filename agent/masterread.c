@@ -24,12 +24,14 @@ static int master_collect(const char *key, const char *entry, void *arg)
 	char why[256];
 	int err;
 
-	err = am_master_add(mr->mr_master, key, entry, mr->mr_name, why, sizeof(why));
+	err = am_master_add(mr->mr_master, key, entry, where, why, sizeof(why));
 	if (err == -EINVAL)
 		am_log(LOG_ERR, "master map %s: %s, entry skipped", where, why);
 	if (err == 1)
 		am_log(LOG_INFO, "master map %s: %s listed again, first entry kept",
-		       mr->mr_name, key);
+		       where, key);
+	/* the next entry may come from a source that has no lines */
+	mr->mr_ctx->ac_where[0] = '\0';
 	if (err == -ENOMEM) {
 		mr->mr_err = err;
 		return 1;
@@ -86,15 +88,29 @@ int am_master_read(struct am_ctx *ctx, const char *name, struct am_master *m)
 }
 
 struct dump_map {
+	struct am_ctx *dm_ctx;
 	const char *dm_map;
 	const char *dm_options;
 	struct am_mopts *dm_mo;
 	unsigned int dm_keys, dm_bad;
 };
 
+/* "file:line" of the entry a file map just passed on, else the map's name. */
+static void dump_where(struct dump_map *dm, char *out, size_t outlen)
+{
+	char *where = dm->dm_ctx->ac_where;
+
+	if (where[0])
+		snprintf(out, outlen, "%s", where);
+	else
+		snprintf(out, outlen, "map %s", dm->dm_map);
+	where[0] = '\0';
+}
+
 static int dump_entry(const char *key, const char *entry, void *arg)
 {
 	struct dump_map *dm = arg;
+	char where[sizeof(dm->dm_ctx->ac_where)];
 	struct am_entry e;
 	struct am_vars vars = { 0 };
 	struct am_buf b = { 0 };
@@ -103,6 +119,7 @@ static int dump_entry(const char *key, const char *entry, void *arg)
 	int err;
 
 	dm->dm_keys++;
+	dump_where(dm, where, sizeof(where));
 	printf("  %s | %s\n", key, entry);
 	err = am_vars_standard(&vars, getuid(), getgid());
 	for (i = 0; !err && i < dm->dm_mo->mo_defines.av_n; i++)
@@ -118,7 +135,7 @@ static int dump_entry(const char *key, const char *entry, void *arg)
 		am_entry_free(&e);
 	} else {
 		dm->dm_bad++;
-		printf("    malformed: %s\n", why);
+		printf("    malformed: %s: %s\n", where, why);
 	}
 	am_buf_free(&b);
 	free(text);
@@ -128,7 +145,8 @@ static int dump_entry(const char *key, const char *entry, void *arg)
 
 static int dump_one(struct am_ctx *ctx, const struct am_master_entry *me)
 {
-	struct dump_map dm = { .dm_map = me->me_map, .dm_options = me->me_options };
+	struct dump_map dm = { .dm_ctx = ctx, .dm_map = me->me_map,
+			       .dm_options = me->me_options };
 	struct am_mopts mo;
 	struct am_chain ch;
 	char why[256];
@@ -138,10 +156,11 @@ static int dump_one(struct am_ctx *ctx, const struct am_master_entry *me)
 	printf("%s %s %s\n", me->me_path, me->me_map, *me->me_options ? me->me_options : "-");
 	err = am_mopts_parse(me->me_options, &mo, why, sizeof(why));
 	if (err) {
-		printf("  bad options: %s\n", why);
+		printf("  bad options: %s: %s\n", me->me_origin, why);
 		return AM_EXIT_MALFORMED;
 	}
 	dm.dm_mo = &mo;
+	ctx->ac_where[0] = '\0';
 	err = am_chain_init(ctx, me->me_map, mo.mo_argc, (const char *const *)mo.mo_argv, &ch);
 	if (!err) {
 		for (i = 0; i < ch.ch_n; i++)

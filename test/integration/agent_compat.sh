@@ -80,6 +80,11 @@ printf 'good\tserver:/g\n+auto.errinc\n' > "$T/auto.err"
 printf '\nbad\t-fstype=bind\t"/unterminated\n' > "$T/auto.errinc"
 expect parse-error-file-line 5 "map auto.err ($T/auto.errinc:2): key bad: malformed entry" \
 	$AUTOFS test auto.err bad
+printf '/err\tauto.err\n/opt\tauto.proj\t-rw,--frob\n' > "$T/auto.master.dumperr"
+expect dump-error-file-line 5 "malformed: $T/auto.errinc:2: unterminated quote" \
+	$AUTOFS dump auto.master.dumperr
+expect dump-options-file-line 5 "bad options: $T/auto.master.dumperr:2: unknown option '--frob'" \
+	$AUTOFS dump auto.master.dumperr
 printf '/ok\tauto.proj\n+auto.master.errinc\n' > "$T/auto.master.err"
 printf '# an included master map\n/bad/../x\tauto.proj\n' > "$T/auto.master.errinc"
 expect master-error-file-line 0 "master map $T/auto.master.errinc:2: mount point '/bad/../x'" \
