@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Reading the master map through the sources, and `autofs dump`. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,7 @@ struct dump_map {
 	const char *dm_map;
 	const char *dm_options;
 	struct am_mopts *dm_mo;
+	bool dm_hosts;		/* -hosts: entries are made at lookup */
 	unsigned int dm_keys, dm_bad;
 };
 
@@ -121,6 +123,10 @@ static int dump_entry(const char *key, const char *entry, void *arg)
 	dm->dm_keys++;
 	dump_where(dm, where, sizeof(where));
 	printf("  %s | %s\n", key, entry);
+	if (dm->dm_hosts && !*entry) {
+		printf("    (its exports are asked of the host at lookup)\n");
+		return 0;
+	}
 	err = am_vars_standard(&vars, getuid(), getgid());
 	for (i = 0; !err && i < dm->dm_mo->mo_defines.av_n; i++)
 		err = am_vars_set(&vars, dm->dm_mo->mo_defines.av_name[i],
@@ -143,10 +149,24 @@ static int dump_entry(const char *key, const char *entry, void *arg)
 	return 0;
 }
 
+/* Returns: true when SPEC names the -hosts map. */
+static bool dump_is_hosts(const char *spec)
+{
+	struct am_mapspec ms;
+	bool hosts;
+
+	if (am_mapspec_parse(spec, &ms))
+		return false;
+	hosts = ms.ms_type && !strcmp(ms.ms_type, "hosts");
+	am_mapspec_free(&ms);
+	return hosts;
+}
+
 static int dump_one(struct am_ctx *ctx, const struct am_master_entry *me)
 {
 	struct dump_map dm = { .dm_ctx = ctx, .dm_map = me->me_map,
-			       .dm_options = me->me_options };
+			       .dm_options = me->me_options,
+			       .dm_hosts = dump_is_hosts(me->me_map) };
 	struct am_mopts mo;
 	struct am_chain ch;
 	char why[256];
