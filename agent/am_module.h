@@ -121,7 +121,8 @@ struct am_map_args {
 
 /*
  * Called once per map entry by ->enumerate.  KEY and ENTRY are only valid
- * during the call.  Returns: 0 to go on, non-zero to stop (returned by
+ * during the call.  ENTRY is "" when the backend makes it only at lookup
+ * (the -hosts map lists host names and asks no host).  Returns: 0 to go on, non-zero to stop (returned by
  * ->enumerate as it is).
  */
 typedef int (*am_key_fn)(const char *key, const char *entry, void *arg);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Reading the master map through the sources, and `autofs dump`. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,12 +25,14 @@ static int master_collect(const char *key, const char *entry, void *arg)
 	char why[256];
 	int err;
 
-	err = am_master_add(mr->mr_master, key, entry, mr->mr_name, why, sizeof(why));
+	err = am_master_add(mr->mr_master, key, entry, where, why, sizeof(why));
 	if (err == -EINVAL)
 		am_log(LOG_ERR, "master map %s: %s, entry skipped", where, why);
 	if (err == 1)
 		am_log(LOG_INFO, "master map %s: %s listed again, first entry kept",
-		       mr->mr_name, key);
+		       where, key);
+	/* the next entry may come from a source that has no lines */
+	mr->mr_ctx->ac_where[0] = '\0';
 	if (err == -ENOMEM) {
 		mr->mr_err = err;
 		return 1;
@@ -86,15 +89,30 @@ int am_master_read(struct am_ctx *ctx, const char *name, struct am_master *m)
 }
 
 struct dump_map {
+	struct am_ctx *dm_ctx;
 	const char *dm_map;
 	const char *dm_options;
 	struct am_mopts *dm_mo;
+	bool dm_hosts;		/* -hosts: entries are made at lookup */
 	unsigned int dm_keys, dm_bad;
 };
+
+/* "file:line" of the entry a file map just passed on, else the map's name. */
+static void dump_where(struct dump_map *dm, char *out, size_t outlen)
+{
+	char *where = dm->dm_ctx->ac_where;
+
+	if (where[0])
+		snprintf(out, outlen, "%s", where);
+	else
+		snprintf(out, outlen, "map %s", dm->dm_map);
+	where[0] = '\0';
+}
 
 static int dump_entry(const char *key, const char *entry, void *arg)
 {
 	struct dump_map *dm = arg;
+	char where[sizeof(dm->dm_ctx->ac_where)];
 	struct am_entry e;
 	struct am_vars vars = { 0 };
 	struct am_buf b = { 0 };
@@ -103,7 +121,12 @@ static int dump_entry(const char *key, const char *entry, void *arg)
 	int err;
 
 	dm->dm_keys++;
+	dump_where(dm, where, sizeof(where));
 	printf("  %s | %s\n", key, entry);
+	if (dm->dm_hosts && !*entry) {
+		printf("    (its exports are asked of the host at lookup)\n");
+		return 0;
+	}
 	err = am_vars_standard(&vars, getuid(), getgid());
 	for (i = 0; !err && i < dm->dm_mo->mo_defines.av_n; i++)
 		err = am_vars_set(&vars, dm->dm_mo->mo_defines.av_name[i],
@@ -118,7 +141,7 @@ static int dump_entry(const char *key, const char *entry, void *arg)
 		am_entry_free(&e);
 	} else {
 		dm->dm_bad++;
-		printf("    malformed: %s\n", why);
+		printf("    malformed: %s: %s\n", where, why);
 	}
 	am_buf_free(&b);
 	free(text);
@@ -126,9 +149,24 @@ static int dump_entry(const char *key, const char *entry, void *arg)
 	return 0;
 }
 
+/* Returns: true when SPEC names the -hosts map. */
+static bool dump_is_hosts(const char *spec)
+{
+	struct am_mapspec ms;
+	bool hosts;
+
+	if (am_mapspec_parse(spec, &ms))
+		return false;
+	hosts = ms.ms_type && !strcmp(ms.ms_type, "hosts");
+	am_mapspec_free(&ms);
+	return hosts;
+}
+
 static int dump_one(struct am_ctx *ctx, const struct am_master_entry *me)
 {
-	struct dump_map dm = { .dm_map = me->me_map, .dm_options = me->me_options };
+	struct dump_map dm = { .dm_ctx = ctx, .dm_map = me->me_map,
+			       .dm_options = me->me_options,
+			       .dm_hosts = dump_is_hosts(me->me_map) };
 	struct am_mopts mo;
 	struct am_chain ch;
 	char why[256];
@@ -138,10 +176,11 @@ static int dump_one(struct am_ctx *ctx, const struct am_master_entry *me)
 	printf("%s %s %s\n", me->me_path, me->me_map, *me->me_options ? me->me_options : "-");
 	err = am_mopts_parse(me->me_options, &mo, why, sizeof(why));
 	if (err) {
-		printf("  bad options: %s\n", why);
+		printf("  bad options: %s: %s\n", me->me_origin, why);
 		return AM_EXIT_MALFORMED;
 	}
 	dm.dm_mo = &mo;
+	ctx->ac_where[0] = '\0';
 	err = am_chain_init(ctx, me->me_map, mo.mo_argc, (const char *const *)mo.mo_argv, &ch);
 	if (!err) {
 		for (i = 0; i < ch.ch_n; i++)

@@ -3,8 +3,10 @@
  * map_hosts.so: the built-in -hosts map.  The key is a host name; its entry
  * is a multi-mount of every export the host announces through the MOUNT
  * protocol's EXPORT call (libtirpc), each offset mounted lazily by the
- * agent.  Hosts cannot be listed, so ->enumerate writes nothing unless the
- * configuration names them: [nfs] hosts_list = "host1 host2".
+ * agent.  ->enumerate lists host names without asking any of them, as
+ * autofs-tools lists -hosts (gethostent): the first name of each line of the
+ * hosts file ([nfs] hosts_file, /etc/hosts), or [nfs] hosts_list when set.
+ * The entries it passes on are empty: a host's exports are asked at lookup.
  *
  * The answer comes from whoever runs a MOUNT service on that host, so it is
  * data only: hosts_entry.c mounts each name literally or skips it with a log
@@ -24,6 +26,7 @@
 #include "am_module.h"
 #include "am_sun.h"
 #include "hosts_entry.h"
+#include "hosts_names.h"
 
 #define MOUNT_PROGRAM_NUM	100005
 #define MOUNT_V3		3
@@ -34,6 +37,7 @@
 /* more exports than this and the answer is refused: offsets cost mounts */
 #define HOSTS_MAX_EXPORTS	4096
 #define HOSTS_DEFAULT_TIMEOUT_MS 5000
+#define HOSTS_DEFAULT_FILE	"/etc/hosts"
 
 struct am_map {
 	const struct am_host *hm_host;
@@ -187,14 +191,20 @@ static void hosts_skipped(void *arg, const char *name, const char *why)
  * KEY as a location writes it: a host name, an IPv4 address or a bracketed
  * IPv6 one, a bare IPv6 address gets its brackets.  Returns: 0, -ENOENT.
  */
-static int hosts_location_host(struct am_map *m, const char *key, char *out,
-			       size_t outlen)
+/* Returns: NULL when KEY names a host (a bare IPv6 address too), else why not. */
+static const char *hosts_key_invalid(const char *key)
 {
 	struct in6_addr a6;
 	const char *why = am_host_invalid(key);
 
-	if (why && inet_pton(AF_INET6, key, &a6) == 1)
-		why = NULL;
+	return why && inet_pton(AF_INET6, key, &a6) == 1 ? NULL : why;
+}
+
+static int hosts_location_host(struct am_map *m, const char *key, char *out,
+			       size_t outlen)
+{
+	const char *why = hosts_key_invalid(key);
+
 	if (why || strlen(key) + 3 > outlen) {
 		hosts_log(m, LOG_NOTICE, "key '%.100s' is not a host name: %s", key,
 			  why ? why : "too long");
@@ -236,26 +246,59 @@ static int hosts_lookup(struct am_map *m, const char *key, char **entry)
 	return ret;
 }
 
-static int hosts_enumerate(struct am_map *m, am_key_fn fn, void *arg)
+struct hosts_list {
+	struct am_map *hl_map;
+	am_key_fn hl_fn;
+	void *hl_arg;
+};
+
+/* One listed host: a name a lookup would accept, with an empty entry. */
+static int hosts_list_one(const char *host, void *arg)
 {
-	const char *list = hosts_conf(m, "hosts_list");
-	char *copy, *host, *save = NULL, *entry;
+	const struct hosts_list *hl = arg;
+	const char *why = hosts_key_invalid(host);
+
+	if (why) {
+		hosts_log(hl->hl_map, LOG_NOTICE, "'%.100s' not listed: %s", host, why);
+		return 0;
+	}
+	return hl->hl_fn(host, "", hl->hl_arg);
+}
+
+static int hosts_enumerate_list(const char *list, struct hosts_list *hl)
+{
+	char *copy, *host, *save = NULL;
 	int ret = 0;
 
-	if (!list || !*list)
-		return 0;
 	copy = strdup(list);
 	if (!copy)
 		return -ENOMEM;
 	for (host = strtok_r(copy, " \t,", &save); host && !ret;
-	     host = strtok_r(NULL, " \t,", &save)) {
-		entry = NULL;
-		/* a host that is down is still listed: it is configured */
-		hosts_lookup(m, host, &entry);
-		ret = fn(host, entry ? entry : "", arg);
-		free(entry);
-	}
+	     host = strtok_r(NULL, " \t,", &save))
+		ret = hosts_list_one(host, hl);
 	free(copy);
+	return ret;
+}
+
+/* No host is asked: a browse listing of /net must not wait on any. */
+static int hosts_enumerate(struct am_map *m, am_key_fn fn, void *arg)
+{
+	const char *list = hosts_conf(m, "hosts_list");
+	const char *file = hosts_conf(m, "hosts_file");
+	struct hosts_list hl = { m, fn, arg };
+	int ret;
+
+	if (list && *list)
+		return hosts_enumerate_list(list, &hl);
+	if (!file)
+		file = HOSTS_DEFAULT_FILE;
+	if (!*file)
+		return 0;
+	ret = hosts_names_read(file, hosts_list_one, &hl);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret < 0 && ret != -ENOMEM)
+		hosts_log(m, LOG_ERR, "hosts file %s: %s", file, strerror(-ret));
 	return ret;
 }
 

@@ -48,6 +48,7 @@ install-data-hook-modules:
 # -hosts: a host's exports through the MOUNT protocol (libtirpc).
 module_LTLIBRARIES += maps/map_hosts.la
 maps_map_hosts_la_SOURCES = maps/hosts.c maps/hosts_entry.c maps/hosts_entry.h \
+	maps/hosts_names.c maps/hosts_names.h \
 	agent/sun_quote.c agent/hostname.c agent/util.c
 maps_map_hosts_la_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
 maps_map_hosts_la_CFLAGS = $(AM_CFLAGS) $(TIRPC_CFLAGS)

@@ -24,9 +24,9 @@ ATTEMPT = re.compile(r'attempting to mount entry (.+)$')
 
 
 def split_host_list(text):
-    """'h1(5),h2' -> [(h1, 5), (h2, 0)]."""
+    """'h1(5),h2' -> [(h1, 5), (h2, 0)]: commas alone separate hosts."""
     hosts = []
-    for h in filter(None, re.split(r'[,\s]+', text)):
+    for h in filter(None, text.split(',')):
         m = re.match(r'^(.*)\((\d+)\)$', h)
         hosts.append((m.group(1), int(m.group(2))) if m else (h, 0))
     return hosts
@@ -48,26 +48,27 @@ def host_colon(loc):
 
 
 def locations(words):
-    """Location words as autofs(5) reads them: blanks also separate hosts."""
-    out, pending = [], []
+    """The locations of autofs-tools' "what", split on blanks.
+
+    What autofs-tools 5.1.8 logs: blanks separate whole locations
+    ("h1:/a h2:/b"), commas the hosts of one ("h1(5),h2:/a").  A blank
+    inside a host list ("h1(5) h2:/a") never reaches the log: 5.1.8 refuses
+    the entry ("validate_location: invalid character").  The log prints the
+    path dequoted, so a word that is no location continues the path before
+    it ("server:/a b" is the path "/a b").
+    """
+    groups = []
     for w in words:
-        if w.startswith(':') or w.startswith('/'):
-            out.append(('-', 0, w.lstrip(':')))
-            continue
-        i = host_colon(w)
-        if i < 0:
-            pending.append(w)
-            continue
-        for host, weight in split_host_list(' '.join(pending + [w[:i]])):
-            out.append((host, weight, w[i + 1:]))
-        pending = []
-    if pending and out:
-        # the log prints the dequoted path: a blank there is part of it
-        host, weight, path = out.pop()
-        out.append((host, weight, ' '.join([path] + pending)))
-    elif pending:
-        out.append(('-', 0, ' '.join(pending)))
-    return sorted(out)
+        local = w.startswith(':') or w.startswith('/')
+        i = -1 if local else host_colon(w)
+        if i >= 0:
+            groups.append([split_host_list(w[:i]), w[i + 1:]])
+        elif groups and not local:
+            groups[-1][1] += ' ' + w
+        else:
+            groups.append([[('-', 0)], w.lstrip(':')])
+    return sorted((host, weight, path) for hosts, path in groups
+                  for host, weight in hosts)
 
 
 # Options where the later one of a pair wins, as mount(8) and the kernel read

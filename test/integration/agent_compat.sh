@@ -3,6 +3,7 @@
 # comma-joined agent options, -null, blank-separated host lists, and bare
 # words that are no location.  `autofs dump` and `autofs test`, nothing mounted.
 . "${srcdir:-.}/test/integration/lib.sh"
+t_eq() { [ "$2" = "$3" ] && pass "$1" || fail "$1" "expected '$2', got '$3'"; }
 
 printf 'alice\tserver:/export/home/alice\n' > "$T/auto.proj"
 cat > "$T/auto.master" <<'M'
@@ -10,10 +11,11 @@ cat > "$T/auto.master" <<'M'
 /proj2	auto.proj	-rw,soft,--timeout=30,browse
 /off	-null
 +auto.master.inc
+/incoff	-null
 /late	auto.proj
 /late	-null
 M
-printf '/off\tauto.proj\n/inc\tauto.proj\n' > "$T/auto.master.inc"
+printf '/off\tauto.proj\n/inc\tauto.proj\n/incoff\tauto.proj\n' > "$T/auto.master.inc"
 
 out=$($AUTOFS dump 2>&1)
 case $out in *"master map auto.master: 3 entries"*) pass null-disables ;;
@@ -21,6 +23,8 @@ case $out in *"master map auto.master: 3 entries"*) pass null-disables ;;
 case $out in *"/off "*|*"/late "*) fail null-before-and-after "$out" ;;
 *) pass null-before-and-after ;; esac
 case $out in *"/inc auto.proj"*) pass null-keeps-others ;; *) fail null-keeps-others "$out" ;; esac
+# one that an earlier include defined too (autofs-tools 5.1.8 keeps it)
+case $out in *"/incoff "*) fail null-after-include "$out" ;; *) pass null-after-include ;; esac
 
 # the options of the master line come to the lookup as MAPOPTIONS does
 expect comma-timeout 0 "expire after 60 s" $AUTOFS test auto.proj alice -nobrowse,--timeout=60
@@ -80,10 +84,76 @@ printf 'good\tserver:/g\n+auto.errinc\n' > "$T/auto.err"
 printf '\nbad\t-fstype=bind\t"/unterminated\n' > "$T/auto.errinc"
 expect parse-error-file-line 5 "map auto.err ($T/auto.errinc:2): key bad: malformed entry" \
 	$AUTOFS test auto.err bad
+printf '/err\tauto.err\n/opt\tauto.proj\t-rw,--frob\n' > "$T/auto.master.dumperr"
+expect dump-error-file-line 5 "malformed: $T/auto.errinc:2: unterminated quote" \
+	$AUTOFS dump auto.master.dumperr
+expect dump-options-file-line 5 "bad options: $T/auto.master.dumperr:2: unknown option '--frob'" \
+	$AUTOFS dump auto.master.dumperr
 printf '/ok\tauto.proj\n+auto.master.errinc\n' > "$T/auto.master.err"
 printf '# an included master map\n/bad/../x\tauto.proj\n' > "$T/auto.master.errinc"
 expect master-error-file-line 0 "master map $T/auto.master.errinc:2: mount point '/bad/../x'" \
 	$AUTOFS dump auto.master.err
+
+# -hosts lists what autofs-tools lists (gethostent: the first name of each
+# IPv4 line, ::1 and ::ffff:a.b.c.d included), without asking any host
+cat > "$T/hosts" <<'H'
+127.0.0.1	localhost
+127.0.1.1	debian.example.org debian
+::1	localhost ip6-localhost ip6-loopback
+ff02::1	ip6-allnodes
+10.255.0.3  fs1 fs1.lab	# a comment
+# 10.255.0.9 commented
+::ffff:10.255.0.4 mapped
+fd00::5	six
+10.255.0.5	fs1
+1.2.3	short
+10.255.0.6	under_score
+H
+printf '/net\t-hosts\n' > "$T/auto.master.net"
+conf_hosts() { cp "$AUTOFS_AGENT_CONF" "$T/hosts.conf"; printf '[nfs]\n%s\n' "$1" >> "$T/hosts.conf"; }
+hosts_listed() {
+	exec 5>"$T/listed"
+	AUTOFS_AGENT_CONF=$T/hosts.conf MAPNAME=-hosts WRITEFD=5 $AUTOFS list 2>/dev/null
+	exec 5>&-
+	tr '\n' ' ' < "$T/listed"
+}
+want="debian.example.org fs1 localhost mapped "
+conf_hosts "hosts_file = $T/hosts"
+t0=$(date +%s)
+t_eq hosts-browse-list "$want" "$(hosts_listed)"
+expect hosts-dump 0 "  fs1 | 
+    (its exports are asked of the host at lookup)" \
+	env AUTOFS_AGENT_CONF=$T/hosts.conf $AUTOFS dump auto.master.net
+expect hosts-invalid-name-logged 0 "'under_score' not listed: " \
+	env AUTOFS_AGENT_CONF=$T/hosts.conf $AUTOFS dump auto.master.net
+[ $(( $(date +%s) - t0 )) -lt 5 ] && pass hosts-asks-no-host || fail hosts-asks-no-host "listing took $(( $(date +%s) - t0 )) s"
+conf_hosts "hosts_list = fs9, fs8"
+t_eq hosts-list-replaces-file "fs8 fs9 " "$(hosts_listed)"
+conf_hosts "hosts_file = $T/no-such-hosts"
+t_eq hosts-file-missing "" "$(hosts_listed)"
+conf_hosts "hosts_file ="
+t_eq hosts-file-empty-lists-none "" "$(hosts_listed)"
+# the same names as glibc's gethostent and autofs-tools' `automount -m`,
+# with the test's hosts file over /etc/hosts in a private mount namespace
+conf_hosts "hosts_file = /etc/hosts"
+if unshare -m true 2>/dev/null; then
+	got=$(unshare -m sh -c 'mount --bind "$1/hosts" /etc/hosts && getent hosts' sh "$T" |
+	      awk '{ print $2 }' | sort -u | grep -v _ | tr '\n' ' ')
+	t_eq hosts-as-gethostent "$want" "$got"
+	got=$(unshare -m sh -c 'mount --bind "$1/hosts" /etc/hosts && "$2" dump auto.master.net' \
+	      sh "$T" "$AUTOFS" 2>&1 | sed -n 's/^  \([^ ]*\) | $/\1/p' | tr '\n' ' ')
+	t_eq hosts-default-file-etc-hosts "$want" "$got"
+else
+	echo "skip hosts-as-gethostent: no private mount namespace (not root)"
+fi
+if [ -x /usr/sbin/automount ] && unshare -m true 2>/dev/null; then
+	got=$(unshare -m sh -c 'mount --bind "$1/hosts" /etc/hosts &&
+		mount --bind "$1/auto.master.net" /etc/auto.master && timeout 20 automount -m' sh "$T" 2>&1 |
+	      sed -n 's/^  \([^ ]*\) | (null)$/\1/p' | sort | grep -v _ | tr '\n' ' ')
+	t_eq hosts-as-automount-m "$want" "$got"
+else
+	echo "skip hosts-as-automount-m: autofs-tools not installed or not root"
+fi
 
 # a map no source has is its own error, not "no entry for key"
 expect map-not-found 8 "map auto.nosuch: not found in any source" $AUTOFS test auto.nosuch alice

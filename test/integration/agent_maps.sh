@@ -193,7 +193,7 @@ expect dump-master 0 "master map auto.master: 3 entries" $AUTOFS dump
 expect dump-entry 0 "location host=server weight=0 path=/export/home/alice" $AUTOFS dump
 expect dump-program 0 "cannot list its keys" $AUTOFS dump
 printf '/bad\tauto.bad\n' > "$T/auto.badmaster"
-expect dump-malformed 5 "malformed: unterminated quote" $AUTOFS dump auto.badmaster
+expect dump-malformed 5 "malformed: $T/auto.bad:2: unterminated quote" $AUTOFS dump auto.badmaster
 mkdir -p "$T/master.d"
 printf '/fromdir\tauto.home\n' > "$T/master.d/10-site.autofs"
 printf '/ignored\tauto.home\n' > "$T/master.d/README"

@@ -1,7 +1,9 @@
-# SUITE_TIMEOUT=400
+# SUITE_TIMEOUT=600
 # compat: master maps written for autofs-tools, run through real autofsng
 # triggers: comma-joined agent options take effect and never reach mount
-# options, -null disables its mount point.
+# options, -null disables its mount point (one an earlier include defined
+# too), browse lists a key with a blank and the hosts of /etc/hosts; then
+# the differential check against autofs-tools 5.1.8.
 . "$TOP/test/qemu/lib.sh"
 
 AGENT=/sbin/autofs
@@ -18,15 +20,33 @@ printf 'b\t-fstype=bind\t:%s/src\n' $D > /etc/auto.compat
 # an autofs-tools submount: a nested trigger for its own map
 printf 'sub\t-fstype=autofs,timeout=2,nobrowse\tfile:/etc/auto.compat.sub\n' >> /etc/auto.compat
 printf 'x\t-fstype=bind\t:%s/src\n' $D > /etc/auto.compat.sub
+printf '"dave x"\t-fstype=bind\t:%s/src\n' $D >> /etc/auto.compat
+# names -hosts lists as gethostent(3) does: IPv4 and v4-mapped, not fd00::
+cat >> /etc/hosts <<'H'
+10.255.0.8	fs-compat fs-compat.lab
+::ffff:10.255.0.9	mapped-compat
+fd00::7	six-compat
+H
 cat > /etc/auto.master.compat <<'M'
 /mnt/comma	/etc/auto.compat	-nobrowse,--timeout=3,ro
 /mnt/null	-null
 /mnt/null	/etc/auto.compat
++/etc/auto.master.compat.inc
+/mnt/incnull	-null
+/mnt/browse	/etc/auto.compat	-browse
+/mnt/net	-hosts	-browse
 M
+printf '/mnt/incnull\t/etc/auto.compat\n' > /etc/auto.master.compat.inc
 out=$("$AGENT" start /etc/auto.master.compat 2>&1)
 echo "$out"
 t_eq comma-trigger autofsng "$(mnt_fstype /mnt/comma)"
 t_eq null-no-trigger "" "$(mnt_fstype /mnt/null)"
+t_eq null-after-include-no-trigger "" "$(mnt_fstype /mnt/incnull)"
+t_eq browse-trigger autofsng "$(mnt_fstype /mnt/browse)"
+t_eq browse-key-with-blank "b|dave x|sub" "$(ls /mnt/browse | paste -sd'|')"
+t_eq key-with-blank-mounts hello-compat "$(cat "/mnt/browse/dave x/hello" 2>&1)"
+t_eq hosts-browse-etc-hosts yes "$(ls /mnt/net | grep -qx fs-compat &&
+	ls /mnt/net | grep -qx mapped-compat && ! ls /mnt/net | grep -q six-compat && echo yes)"
 t_eq comma-nobrowse "" "$(ls /mnt/comma)"
 t_eq comma-mounts hello-compat "$(cat /mnt/comma/b/hello 2>&1)"
 opts=$(awk '$5 == "/mnt/comma/b" { print $6 }' /proc/self/mountinfo)
@@ -45,23 +65,33 @@ t_ok submount-expires mnt_gone_within /mnt/comma/sub 12
 t_eq stopped "" "$(mnt_fstype /mnt/comma)"
 
 # --- the differential check against autofs-tools ------------------------------
-# Both automounters read the corpus of test/compat/.  autofs-tools (automount
-# -f -d) logs, for each key accessed, the mount it attempts; `autofs test`
-# prints what a lookup here would mount.  compare.py puts them side by side:
-# the servers are unreachable (10.255/16), so nothing needs to succeed.
+# Both automounters read the corpus of test/compat/, starting from Debian's
+# default /etc/auto.master as autofs 5.1.8 installs it (auto.master.debian):
+# its +dir:/etc/auto.master.d reads the corpus's *.autofs files, its
+# +auto.master includes itself and is skipped by both.  autofs-tools
+# (automount -f -d) logs, for each key accessed, the mount it attempts;
+# `autofs test` prints what a lookup here would mount.  compare.py puts them
+# side by side: the servers are unreachable (10.255/16), so nothing needs to
+# succeed.  A -hosts key needs a MOUNT server to be mounted: the corpus only
+# compares keys both refuse (an unreachable and a malformed host), and the
+# hosts each lists for browsing, below; the nfs and hosts suites mount it.
 C=$TOP/test/compat
 W=/tmp/compat
 if [ ! -x /usr/sbin/automount ]; then
 	t_fail differential "autofs-tools (/usr/sbin/automount) missing"
 	exit 0
 fi
-mkdir -p /etc/compat $W/ours /srv/compat/a /srv/compat/b
-cp "$C"/auto.* /etc/compat/
+mkdir -p /etc/compat $W/ours /srv/compat/a /srv/compat/b /etc/auto.master.d
+cp "$C"/auto.* /etc/compat/ 2>/dev/null
+cp "$C/auto.compat.inner" /etc/
+cp "$C/auto.master.debian" /etc/auto.master
+rm -f /etc/auto.master.d/* /etc/auto.master.d/.[!.]*
+cp -a "$C/auto.master.d/." /etc/auto.master.d/
 printf '[ autofs ]\ntimeout = 600\nbrowse_mode = no\nmount_wait = 5\n' > /etc/autofs.conf
-printf '[general]\nmaster = /etc/compat/auto.master\nsources = files\nmap_dir = /etc/compat\n' \
+printf '[general]\nmaster = /etc/auto.master\nsources = files\nmap_dir = /etc\n' \
 	> /etc/compat/agent.conf
 # its own process group: autofs passes the daemon's group through its traps
-setsid automount -f -d /etc/compat/auto.master > $W/at.log 2>&1 &
+setsid automount -f -d /etc/auto.master > $W/at.log 2>&1 &
 AT_PID=$!
 for i in $(seq 100); do
 	[ "$(awk '$5 == "/mnt/c/quote"' /proc/self/mountinfo | wc -l)" -ge 1 ] && break
@@ -83,6 +113,16 @@ while read -r line; do
 	{ AUTOFS_AGENT_CONF=/etc/compat/agent.conf "$AGENT" test "$mp" "$key" 2>&1
 	  echo "rc=$?"; } > "$W/ours/$n.txt"
 done < "$C/keys"
+# -hosts: the hosts autofs-tools lists (automount -m, from gethostent) and
+# the ones this agent lists for the kernel's WRITEFD request (a browse)
+at_hosts=$(automount -m 2>/dev/null | awk '/^Mount point: / { on = $3 == "/mnt/c/net"; next }
+	on && $2 == "|" { print $1 }' | sort | paste -sd' ')
+ours_hosts=$(AUTOFS_AGENT_CONF=/etc/compat/agent.conf MAPNAME=-hosts WRITEFD=5 \
+	"$AGENT" list 5>&1 >/dev/null 2>&1 | sort | paste -sd' ')
+echo "hosts listed by automount -m: $at_hosts; by a browse of autofs-tools: $(ls /mnt/c/net | paste -sd' ')"
+case " $at_hosts " in *" fs-compat "*) t_eq hosts-listing-as-autofs-tools "$at_hosts" "$ours_hosts" ;;
+*) t_fail hosts-listing-as-autofs-tools "automount -m listed '$at_hosts'" ;; esac
+echo "browse of /mnt/c/wild under autofs-tools: $(ls /mnt/c/wild | paste -sd' ')"
 kill -TERM $AT_PID
 for i in $(seq 100); do kill -0 $AT_PID 2>/dev/null || break; sleep 0.1; done
 kill -KILL $AT_PID 2>/dev/null
