@@ -188,7 +188,7 @@ entry=$("$TRY" -M "$HOSTSMAP" 127.0.0.1 2>/tmp/hosts.err)
 t_ok hosts-lists-export sh -c "echo '$entry' | grep -q ' /export 127.0.0.1:/export'"
 t_ok hosts-lists-sub sh -c "echo '$entry' | grep -q ' /export/a 127.0.0.1:/export/a'"
 t_ok hosts-unknown-host sh -c "! '$TRY' -M '$HOSTSMAP' no-such-host.invalid 2>/dev/null"
-t_eq hosts-no-list "" "$("$TRY" -M "$HOSTSMAP" 2>&1)"
+t_eq hosts-no-list "" "$("$TRY" -M -c nfs.hosts_file= "$HOSTSMAP" 2>&1)"
 t_eq hosts-list-configured 127.0.0.1 "$("$TRY" -M -c nfs.hosts_list=127.0.0.1 "$HOSTSMAP" | cut -f1)"
 LOCS=(127.0.0.1:/export/a)
 try && t_eq hosts-offset-mounts a "$(cat $T/in-a)" || t_fail hosts-offset-mounts "$(tail -2 /tmp/try.err)"
