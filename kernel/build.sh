@@ -28,7 +28,8 @@
 # 6.1; for 6.12 the same layout under $KBUILD_DIR/6.12/:
 #   pristine/   linux-source-KVER as Debian ships it, unpacked once, never written
 #   linux/      the patched tree: hard links to pristine, except the files that
-#               the series or kernel/{fs,include,Documentation} provide
+#               the series, kernel/{fs,include,Documentation} or
+#               kernel/compat/KVER provide
 #   out-base/, out-debug/   O= build directories, one per flavour
 #   vanilla/linux, vanilla/out-vanilla   the unpatched tree (hard links to
 #               pristine) and its build; out-vanilla links there.  The same
@@ -100,6 +101,13 @@ overlay_files() {
 	done
 }
 
+# What differs between the kernels, for kernel/fs: kernel/compat/KVER/X
+# becomes X in the tree (include/linux/autofsng_compat.h).
+compat_files() {
+	[ -d "$top/kernel/compat/$kver" ] || return 0
+	(cd "$top/kernel/compat/$kver" && find . -type f ! -name '.*' | sed 's|^\./||')
+}
+
 # Build the wanted content of every managed file in $1.
 stage_files() {
 	local stage=$1 f p
@@ -117,6 +125,10 @@ stage_files() {
 		mkdir -p "$stage/$(dirname "$f")"
 		cp "$top/kernel/$f" "$stage/$f"
 	done < <(overlay_files)
+	while read -r f; do
+		mkdir -p "$stage/$(dirname "$f")"
+		cp "$top/kernel/compat/$kver/$f" "$stage/$f"
+	done < <(compat_files)
 }
 
 # Replace a tree file without writing through the hard link to pristine.
