@@ -1,6 +1,11 @@
 #!/bin/bash
-# Build the patched 6.1 kernel out of tree, incrementally.
+# Build the patched kernel (6.1 or 6.12) out of tree, incrementally.
 #
+#   KVER=6.12 kernel/build.sh ...   or   kernel/build.sh --kver 6.12 ...
+#                                   the kernel version: 6.1 (the default) or
+#                                   6.12 (Debian's linux-source-6.12, series
+#                                   kernel/patches/6.12/series, everything
+#                                   below under $KBUILD_DIR/6.12/)
 #   kernel/build.sh [base|debug]    tree + config + bzImage for that flavour
 #   kernel/build.sh vanilla         the unpatched kernel with the base config,
 #                                   to compare against (kselftest counts)
@@ -19,10 +24,12 @@
 # kernel (package linux-config-6.1, $DEBIAN_KCONFIG) and adds
 # kernel/config/debian.config with olddefconfig.
 #
-# Layout under $KBUILD_DIR (default: <repo>/_kbuild, ignored by git):
-#   pristine/   linux-source-6.1 as Debian ships it, unpacked once, never written
+# Layout under $KBUILD_DIR (default: <repo>/_kbuild, ignored by git), for
+# 6.1; for 6.12 the same layout under $KBUILD_DIR/6.12/:
+#   pristine/   linux-source-KVER as Debian ships it, unpacked once, never written
 #   linux/      the patched tree: hard links to pristine, except the files that
-#               the series or kernel/{fs,include,Documentation} provide
+#               the series, kernel/{fs,include,Documentation} or
+#               kernel/compat/KVER provide
 #   out-base/, out-debug/   O= build directories, one per flavour
 #   vanilla/linux, vanilla/out-vanilla   the unpatched tree (hard links to
 #               pristine) and its build; out-vanilla links there.  The same
@@ -34,18 +41,31 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-kb=${KBUILD_DIR:-$top/_kbuild}
-tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-pristine=$kb/pristine
-tree=$kb/linux
-debian_kconfig=${DEBIAN_KCONFIG:-/usr/src/linux-config-6.1/config.amd64_none_amd64.xz}
 
 die() { echo "kernel/build.sh: $*" >&2; exit 1; }
 log() { echo "kernel/build.sh: $*"; }
 
+kver=${KVER:-6.1}
+if [ "${1:-}" = --kver ]; then
+	kver=${2:-}
+	shift 2 || die "--kver needs a version"
+fi
+kb=${KBUILD_DIR:-$top/_kbuild}
+case $kver in
+6.1) patchdir=$top/kernel/patches ;;
+6.12)
+	kb=$kb/6.12
+	patchdir=$top/kernel/patches/6.12 ;;
+*) die "KVER $kver: only 6.1 and 6.12 are supported" ;;
+esac
+tarball=${LINUX_TARBALL:-/usr/src/linux-source-$kver.tar.xz}
+pristine=$kb/pristine
+tree=$kb/linux
+debian_kconfig=${DEBIAN_KCONFIG:-/usr/src/linux-config-$kver/config.amd64_none_amd64.xz}
+
 unpack_pristine() {
 	local stamp=$pristine/.autofsng-unpacked want
-	[ -r "$tarball" ] || die "$tarball missing: apt-get install linux-source-6.1"
+	[ -r "$tarball" ] || die "$tarball missing: apt-get install linux-source-$kver"
 	want="$tarball $(stat -c %Y "$tarball")"
 	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
 		return
@@ -54,7 +74,7 @@ unpack_pristine() {
 	rm -rf "$pristine" "$tree" "$kb/managed.list" "$kb"/out-*
 	mkdir -p "$kb/unpack.$$"
 	tar -xJf "$tarball" -C "$kb/unpack.$$"
-	mv "$kb/unpack.$$"/linux-source-6.1 "$pristine"
+	mv "$kb/unpack.$$/linux-source-$kver" "$pristine"
 	rmdir "$kb/unpack.$$"
 	echo "$want" > "$stamp"
 }
@@ -63,13 +83,13 @@ unpack_pristine() {
 series_files() {
 	local p
 	while read -r p; do
-		sed -n -e 's|^--- a/||p' -e 's|^+++ b/||p' "$top/kernel/patches/$p"
+		sed -n -e 's|^--- a/||p' -e 's|^+++ b/||p' "$patchdir/$p"
 	done < <(series_list) | sed 's/\t.*//'
 }
 
 series_list() {
-	[ -f "$top/kernel/patches/series" ] || return 0
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/kernel/patches/series"
+	[ -f "$patchdir/series" ] || return 0
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$patchdir/series"
 }
 
 # Overlay files: kernel/<dir>/X becomes <dir>/X in the tree.
@@ -79,6 +99,13 @@ overlay_files() {
 		[ -d "$top/kernel/$d" ] || continue
 		(cd "$top/kernel" && find "$d" -type f ! -name '.*')
 	done
+}
+
+# What differs between the kernels, for kernel/fs: kernel/compat/KVER/X
+# becomes X in the tree (include/linux/autofsng_compat.h).
+compat_files() {
+	[ -d "$top/kernel/compat/$kver" ] || return 0
+	(cd "$top/kernel/compat/$kver" && find . -type f ! -name '.*' | sed 's|^\./||')
 }
 
 # Build the wanted content of every managed file in $1.
@@ -92,12 +119,16 @@ stage_files() {
 	done < <(series_files | sort -u)
 	while read -r p; do
 		patch -s -p1 -F0 -N --no-backup-if-mismatch -d "$stage" \
-			< "$top/kernel/patches/$p" || die "patch $p does not apply"
+			< "$patchdir/$p" || die "patch $p does not apply"
 	done < <(series_list)
 	while read -r f; do
 		mkdir -p "$stage/$(dirname "$f")"
 		cp "$top/kernel/$f" "$stage/$f"
 	done < <(overlay_files)
+	while read -r f; do
+		mkdir -p "$stage/$(dirname "$f")"
+		cp "$top/kernel/compat/$kver/$f" "$stage/$f"
+	done < <(compat_files)
 }
 
 # Replace a tree file without writing through the hard link to pristine.
@@ -142,6 +173,16 @@ own_symbols() {
 	done
 }
 
+# The fragments serve both kernels; kernel/config/KVER.drop names the
+# options this kernel no longer has.
+drop_gone_options() {
+	local frag=$1 drop=$top/kernel/config/$kver.drop
+	[ -f "$drop" ] || return 0
+	grep -v -E -f <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' \
+		-e 's/.*/^(# )?&[= ]/' "$drop") "$frag" > "$frag.kept" || true
+	mv "$frag.kept" "$frag"
+}
+
 configure_flavour() {
 	local flavour=$1 out=$2 src=${3:-$tree} frag sum
 	frag=$out/fragment.config
@@ -149,16 +190,17 @@ configure_flavour() {
 	if [ "$flavour" = vanilla ]; then
 		grep -v -F -f <(own_symbols) "$top/kernel/config/base.config" > "$frag.new"
 	elif [ "$flavour" = debian ]; then
-		[ -r "$debian_kconfig" ] || die "$debian_kconfig missing: apt-get install linux-config-6.1"
+		[ -r "$debian_kconfig" ] || die "$debian_kconfig missing: apt-get install linux-config-$kver"
 		: > "$frag.new"
 	else
 		cat "$top/kernel/config/base.config" > "$frag.new"
 	fi
 	case $flavour in base | vanilla) ;; *) cat "$top/kernel/config/$flavour.config" >> "$frag.new" ;; esac
+	drop_gone_options "$frag.new"
 	# Patches and overlay Kconfig files can add options: they count too.
 	sum=$( (cat "$frag.new"
 		[ "$flavour" != debian ] || xzcat "$debian_kconfig"
-		series_list | while read -r p; do cat "$top/kernel/patches/$p"; done
+		series_list | while read -r p; do cat "$patchdir/$p"; done
 		overlay_files | { grep Kconfig || true; } | while read -r f; do cat "$top/kernel/$f"; done
 		) | sha1sum)
 	mv "$frag.new" "$frag"

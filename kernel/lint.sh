@@ -1,6 +1,6 @@
 #!/bin/bash
 # make lint: checkpatch.pl --strict from the unpacked 6.1 tree over the
-# series and over the new filesystems, cppcheck over the userspace C.
+# series (and the 6.12 one) and over the new filesystems, cppcheck over the userspace C.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 kb=${KBUILD_DIR:-$top/_kbuild}
@@ -14,9 +14,16 @@ bad=0
 for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/kernel/patches/series"); do
 	$checkpatch "$top/kernel/patches/$p" || { echo "checkpatch: $p"; bad=1; }
 done
+# The 6.12 series, with 6.12's checkpatch once that tree is unpacked
+# (make kernel KVER=6.12); 6.1's otherwise.
+cp612=$checkpatch
+[ -x "$kb/6.12/linux/scripts/checkpatch.pl" ] && cp612=${checkpatch/"$kb/linux"/"$kb/6.12/linux"}
+for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/kernel/patches/6.12/series"); do
+	$cp612 "$top/kernel/patches/6.12/$p" || { echo "checkpatch: 6.12/$p"; bad=1; }
+done
 while read -r f; do
 	$checkpatch -f "$f" || { echo "checkpatch: $f"; bad=1; }
-done < <(find "$top/kernel/fs" "$top/kernel/include" -name '*.[ch]' 2>/dev/null)
+done < <(find "$top/kernel/fs" "$top/kernel/include" "$top/kernel/compat" -name '*.[ch]' 2>/dev/null)
 
 mapfile -t csrc < <(find "$top/agent" "$top/maps" "$top/modules" -name '*.c' 2>/dev/null)
 if [ ${#csrc[@]} -gt 0 ] && command -v cppcheck >/dev/null; then

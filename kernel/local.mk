@@ -1,16 +1,18 @@
-# The patched 6.1 kernel.  `make kernel` builds the base flavour,
+# The patched kernel: 6.1, or 6.12 with KVER=6.12.  `make kernel` builds the base flavour,
 # `make kernel FLAVOR=debug` the debug one (KASAN, lockdep) into its own
 # output directory.  The tree and the output live under $(KBUILD_DIR), which
 # git ignores.
 FLAVOR ?= base
+# KVER=6.12 builds the 6.12 series (kernel/patches/6.12) under $(KBUILD_DIR)/6.12.
+KVER ?= 6.1
 KBUILD_DIR ?= $(abs_top_srcdir)/_kbuild
 export KBUILD_DIR
 
 kernel:
-	$(top_srcdir)/kernel/build.sh $(FLAVOR)
+	KVER=$(KVER) $(top_srcdir)/kernel/build.sh $(FLAVOR)
 
 kernel-tree:
-	$(top_srcdir)/kernel/build.sh --tree-only
+	KVER=$(KVER) $(top_srcdir)/kernel/build.sh --tree-only
 
 lint: kernel-tree
 	$(top_srcdir)/kernel/lint.sh

@@ -1,12 +1,14 @@
 #!/bin/bash
-# Build the 6.1 selftests about mounts and namespaces, statically, from the
+# Build the selftests about mounts and namespaces, statically, from the
 # patched tree, into $KBUILD_DIR/kselftest/<target>/ for suites/kselftest.sh.
 # Run after `make kernel` (the uapi headers come from its output directory).
+# KVER=6.12 builds 6.12's, from and into $KBUILD_DIR/6.12/.
 #
-#   test/qemu/kselftest-build.sh [TARGET...]
+#   [KVER=6.12] test/qemu/kselftest-build.sh [TARGET...]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kb=${KBUILD_DIR:-$top/_kbuild}
+[ "${KVER:-6.1}" = 6.1 ] || kb=$kb/$KVER
 tree=$kb/linux
 out=$kb/kselftest
 hdr=$kb/kselftest-headers

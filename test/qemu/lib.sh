@@ -1,16 +1,45 @@
 # Sourced by every guest suite.  A test reports exactly one line to
-# /run/results/results.txt, "PASS suite/name" or "FAIL suite/name: why",
+# /run/results/results.txt, "PASS suite/name" or "FAIL suite/name: why"
+# (or "SKIP suite/name (why)" for one this kernel cannot run),
 # and echoes it to the console for the human reading the log.
 RESULTS=/run/results/results.txt
 
 t_pass() {
+	[ -z "$T_SKIP_WHY" ] || { t_skip "$1" "$T_SKIP_WHY"; return; }
 	echo "PASS $SUITE/$1" | tee -a "$RESULTS"
 }
 
 t_fail() {
 	local name=$1
 	shift
+	[ -z "$T_SKIP_WHY" ] || { t_skip "$name" "$T_SKIP_WHY"; return; }
 	echo "FAIL $SUITE/$name: $*" | tee -a "$RESULTS"
+}
+
+# t_skip NAME WHY: a test this kernel cannot run, reported as a "SKIP" line
+# that counts neither as passed nor as failed (test/qemu/run lists them).
+t_skip() {
+	echo "SKIP $SUITE/$1 ($2)" | tee -a "$RESULTS"
+}
+
+# The expiry interface of the running kernel (mfd api): "mountfd" on the
+# 6.1 series, "setattr" (mount_setattr and statmount) on the 6.12 one.
+mount_api() {
+	"$BUILDDIR/test/qemu/progs/mfd" api /
+}
+
+# mountfd_only: on a kernel without mountfd(2) (the 6.12 series) the tests
+# that follow, up to any_kernel, report SKIP whatever their outcome: they
+# drive operations only the 6.1 series has (mfd fails them with ENOSYS and
+# never calls syscall 451 there, cachestat on 6.12).
+T_SKIP_WHY=
+mountfd_only() {
+	T_SKIP_WHY=
+	[ "$(mount_api)" = mountfd ] || T_SKIP_WHY="6.12: no mountfd, see mountfd(2)"
+}
+
+any_kernel() {
+	T_SKIP_WHY=
 }
 
 # t_ok NAME CMD...: passes when CMD exits 0; a failure shows CMD's output.

@@ -9,6 +9,7 @@
  */
 #define pr_fmt(fmt) "autofsng: " fmt
 
+#include <linux/autofsng_compat.h>
 #include <linux/init.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
@@ -121,8 +122,9 @@ void autofsng_negative_count(int delta)
 	atomic_add(delta, &negative_entries);
 }
 
-static int negative_entries_handler(struct ctl_table *table, int write,
-				    void *buffer, size_t *lenp, loff_t *ppos)
+static int negative_entries_handler(AUTOFSNG_CTL_CONST struct ctl_table *table,
+				    int write, void *buffer, size_t *lenp,
+				    loff_t *ppos)
 {
 	int value = atomic_read(&negative_entries);
 	struct ctl_table t = *table;
@@ -131,8 +133,9 @@ static int negative_entries_handler(struct ctl_table *table, int write,
 	return proc_dointvec(&t, write, buffer, lenp, ppos);
 }
 
-static int agent_path_handler(struct ctl_table *table, int write,
-			      void *buffer, size_t *lenp, loff_t *ppos)
+static int agent_path_handler(AUTOFSNG_CTL_CONST struct ctl_table *table,
+			      int write, void *buffer, size_t *lenp,
+			      loff_t *ppos)
 {
 	int ret;
 
@@ -201,7 +204,7 @@ static struct ctl_table autofsng_sysctls[] = {
 		.extra1		= SYSCTL_ONE,
 		.extra2		= &list_max_bytes_max,
 	},
-	{ }
+	AUTOFSNG_CTL_END
 };
 
 static struct file_system_type autofsng_fs_type = {

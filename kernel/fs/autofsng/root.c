@@ -18,6 +18,7 @@
  */
 #define pr_fmt(fmt) "autofsng: " fmt
 
+#include <linux/autofsng_compat.h>
 #include <linux/fs.h>
 #include <linux/dcache.h>
 #include <linux/namei.h>
@@ -167,7 +168,7 @@ static int autofsng_dir_collect(struct dentry *parent, struct autofsng_dir *d)
 	unsigned int n = 0, max;
 
 	spin_lock(&parent->d_lock);
-	list_for_each_entry(child, &parent->d_subdirs, d_child)
+	autofsng_for_each_child(child, parent)
 		n++;
 	spin_unlock(&parent->d_lock);
 
@@ -177,7 +178,7 @@ static int autofsng_dir_collect(struct dentry *parent, struct autofsng_dir *d)
 		return -ENOMEM;
 
 	spin_lock(&parent->d_lock);
-	list_for_each_entry(child, &parent->d_subdirs, d_child) {
+	autofsng_for_each_child(child, parent) {
 		if (d->nr_extra == max)
 			break;
 		spin_lock_nested(&child->d_lock, DENTRY_D_LOCK_NESTED);

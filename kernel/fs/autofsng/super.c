@@ -10,6 +10,7 @@
  */
 #define pr_fmt(fmt) "autofsng: " fmt
 
+#include <linux/autofsng_compat.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
 #include <linux/fs_parser.h>
@@ -176,9 +177,7 @@ struct inode *autofsng_new_dir_inode(struct super_block *sb)
 		return NULL;
 	inode->i_ino = get_next_ino();
 	inode->i_mode = S_IFDIR | 0555;
-	inode->i_mtime = current_time(inode);
-	inode->i_atime = inode->i_mtime;
-	inode->i_ctime = inode->i_mtime;
+	autofsng_inode_times_now(inode);
 	inode->i_op = &simple_dir_inode_operations;
 	inode->i_fop = &simple_dir_operations;
 	set_nlink(inode, 2);

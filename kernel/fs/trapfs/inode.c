@@ -4,6 +4,7 @@
  * data and the dentry cache holds the tree; every name that exists is
  * pinned by an extra dentry reference until it is unlinked.
  */
+#include <linux/autofsng_compat.h>
 #include <linux/fs.h>
 #include <linux/pagemap.h>
 #include <linux/ramfs.h>
@@ -27,13 +28,11 @@ struct inode *trapfs_get_inode(struct super_block *sb, const struct inode *dir,
 	if (!inode)
 		return NULL;
 	inode->i_ino = get_next_ino();
-	inode_init_owner(&init_user_ns, inode, dir, mode);
+	inode_init_owner(AUTOFSNG_NOP_IDMAP, inode, dir, mode);
 	inode->i_mapping->a_ops = &ram_aops;
 	mapping_set_gfp_mask(inode->i_mapping, GFP_HIGHUSER);
 	mapping_set_unevictable(inode->i_mapping);
-	inode->i_atime = current_time(inode);
-	inode->i_mtime = inode->i_atime;
-	inode->i_ctime = inode->i_atime;
+	autofsng_inode_times_now(inode);
 	switch (mode & S_IFMT) {
 	case S_IFREG:
 		inode->i_op = &trapfs_file_inode_operations;
@@ -56,12 +55,6 @@ struct inode *trapfs_get_inode(struct super_block *sb, const struct inode *dir,
 	return inode;
 }
 
-static void trapfs_dir_touch(struct inode *dir)
-{
-	dir->i_mtime = current_time(dir);
-	dir->i_ctime = dir->i_mtime;
-}
-
 /* The name exists from now on: it is no longer a trap (see trap.c). */
 static void trapfs_instantiate(struct inode *dir, struct dentry *dentry,
 			       struct inode *inode)
@@ -69,10 +62,10 @@ static void trapfs_instantiate(struct inode *dir, struct dentry *dentry,
 	trapfs_disarm(dentry);
 	d_instantiate(dentry, inode);
 	dget(dentry);
-	trapfs_dir_touch(dir);
+	autofsng_dir_changed(dir);
 }
 
-static int trapfs_mknod(struct user_namespace *mnt_userns, struct inode *dir,
+static int trapfs_mknod(struct autofsng_idmap *idmap, struct inode *dir,
 			struct dentry *dentry, umode_t mode, dev_t dev)
 {
 	struct inode *inode = trapfs_get_inode(dir->i_sb, dir, mode, dev);
@@ -83,23 +76,23 @@ static int trapfs_mknod(struct user_namespace *mnt_userns, struct inode *dir,
 	return 0;
 }
 
-static int trapfs_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
+static int trapfs_mkdir(struct autofsng_idmap *idmap, struct inode *dir,
 			struct dentry *dentry, umode_t mode)
 {
-	int err = trapfs_mknod(mnt_userns, dir, dentry, mode | S_IFDIR, 0);
+	int err = trapfs_mknod(idmap, dir, dentry, mode | S_IFDIR, 0);
 
 	if (!err)
 		inc_nlink(dir);
 	return err;
 }
 
-static int trapfs_create(struct user_namespace *mnt_userns, struct inode *dir,
+static int trapfs_create(struct autofsng_idmap *idmap, struct inode *dir,
 			 struct dentry *dentry, umode_t mode, bool excl)
 {
-	return trapfs_mknod(mnt_userns, dir, dentry, mode | S_IFREG, 0);
+	return trapfs_mknod(idmap, dir, dentry, mode | S_IFREG, 0);
 }
 
-static int trapfs_symlink(struct user_namespace *mnt_userns, struct inode *dir,
+static int trapfs_symlink(struct autofsng_idmap *idmap, struct inode *dir,
 			  struct dentry *dentry, const char *symname)
 {
 	struct inode *inode;
@@ -124,7 +117,7 @@ static int trapfs_link(struct dentry *old_dentry, struct inode *dir,
 	return simple_link(old_dentry, dir, dentry);
 }
 
-static int trapfs_tmpfile(struct user_namespace *mnt_userns, struct inode *dir,
+static int trapfs_tmpfile(struct autofsng_idmap *idmap, struct inode *dir,
 			  struct file *file, umode_t mode)
 {
 	struct inode *inode = trapfs_get_inode(dir->i_sb, dir, mode, 0);

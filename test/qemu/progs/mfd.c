@@ -3,6 +3,11 @@
  * mfd: drive mountfd(2) from the QEMU suites, one operation per call.
  * Errors are printed as their errno name on stdout ("EINVAL") with exit
  * status 1, so a suite compares what a user would see.
+ *
+ * The expiry operations (setexpire, getexpire, expire-time, mass...) work on
+ * both series, through mountfd(2) on 6.1 and mount_setattr(2)/statmount(2)
+ * on 6.12, chosen at run time (mountfd_user.h); "mfd api /" says which.
+ * The others exist only on 6.1 and fail with ENOSYS on 6.12.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -111,14 +116,32 @@ static unsigned long read_sysctl(const char *name)
 
 static int cmd_setexpire(int argc, char **argv)
 {
-	int mfd = open_mfd(argv[2]);
+	if (expiry_set(argv[2], policy_of(argv[3]),
+		       argc > 4 ? (uint32_t)strtoul(argv[4], NULL, 10) : 0))
+		return fail();
+	return 0;
+}
 
-	if (mfd < 0)
+/*
+ * 6.12: mount_setattr(2) of SECONDS as a caller would that took
+ * expire_timeout for a 64-bit field: the high half lands past the 40 bytes
+ * of struct mount_attr, in a 48-byte argument.
+ */
+static int setattr_expire64(const char *path, unsigned long long secs)
+{
+	struct {
+		struct am_mount_attr attr;
+		__u32 high, pad;
+	} wide;
+
+	memset(&wide, 0, sizeof(wide));
+	wide.attr.attr_set = AM_MOUNT_ATTR_EXPIRE;
+	wide.attr.expire_policy = MOUNTFD_EXPIRE_MOUNT;
+	wide.attr.expire_timeout = (uint32_t)secs;
+	wide.high = (uint32_t)(secs >> 32);
+	if (syscall(__NR_mount_setattr, AT_FDCWD, path, 0, &wide, sizeof(wide)))
 		return fail();
-	if (mountfd_set_expire(mfd, policy_of(argv[3]),
-			       argc > 4 ? (uint32_t)strtoul(argv[4], NULL, 10) : 0))
-		return fail();
-	close(mfd);
+	printf("ok\n");
 	return 0;
 }
 
@@ -130,8 +153,11 @@ static int cmd_setexpire64(char **argv)
 {
 	unsigned long long secs = strtoull(argv[3], NULL, 10);
 	struct mountfd_expire me;
-	int mfd = open_mfd(argv[2]);
+	int mfd;
 
+	if (mount_api() == MOUNT_API_SETATTR)
+		return setattr_expire64(argv[2], secs);
+	mfd = open_mfd(argv[2]);
 	if (mfd < 0)
 		return fail();
 	memset(&me, 0, sizeof(me));
@@ -148,9 +174,8 @@ static int cmd_setexpire64(char **argv)
 static int cmd_getexpire(char **argv)
 {
 	struct mountfd_expire me;
-	int mfd = open_mfd(argv[2]);
 
-	if (mfd < 0 || mountfd_get_expire(mfd, &me))
+	if (expiry_get(argv[2], &me))
 		return fail();
 	printf("%u %u %u\n", me.me_policy, me.me_timeout, me.me_remaining);
 	return 0;
@@ -384,11 +409,9 @@ static int cmd_errors(char **argv)
 static int cmd_expire_time(char **argv)
 {
 	long ms, timeout = atol(argv[4]);
-	int mfd = open_mfd(argv[2]);
 
-	if (mfd < 0 || mountfd_set_expire(mfd, MOUNTFD_EXPIRE_MOUNT, atoi(argv[3])))
+	if (expiry_set(argv[2], MOUNTFD_EXPIRE_MOUNT, atoi(argv[3])))
 		return fail();
-	close(mfd);
 	ms = wait_gone(argv[2], 0, timeout);
 	if (ms < 0) {
 		printf("timeout\n");
@@ -431,17 +454,17 @@ static int cmd_mass(char **argv)
 		if ((mkdir(path, 0755) && errno != EEXIST) ||
 		    mount("mass", path, "tmpfs", 0, "size=64k"))
 			return fail();
-		fds[i] = open_mfd(path);
-		if (fds[i] < 0 || mountfd_set_expire(fds[i], MOUNTFD_EXPIRE_MOUNT, secs))
+		if (expiry_set(path, MOUNTFD_EXPIRE_MOUNT, secs))
 			return fail();
-		if (!hold) {
-			close(fds[i]);
-			fds[i] = -1;
-		}
+		/* a reference that keeps the mount busy (6.1: a mountfd, whose close is no use) */
+		fds[i] = !hold ? -1 : mount_api() == MOUNT_API_MOUNTFD ?
+			 open_mfd(path) : open(path, O_PATH | O_CLOEXEC);
+		if (hold && fds[i] < 0)
+			return fail();
 	}
 	start = now_ms();
 	if (hold) {
-		/* every mountfd keeps its mount busy: each tick checks all */
+		/* every fd keeps its mount busy: each tick checks all */
 		runs0 = read_sysctl("mount_expire_runs");
 		while (now_ms() - start < hold * 1000L) {
 			sleep(1);
@@ -465,7 +488,7 @@ static int cmd_mass(char **argv)
 /* N tmpfs mounts DIR/mI with EXPIRE SECS, left mounted and idle. */
 static int cmd_mass_keep(char **argv)
 {
-	int n = atoi(argv[3]), secs = atoi(argv[4]), i, fd;
+	int n = atoi(argv[3]), secs = atoi(argv[4]), i;
 	char path[4096];
 
 	for (i = 0; i < n; i++) {
@@ -473,10 +496,8 @@ static int cmd_mass_keep(char **argv)
 		if ((mkdir(path, 0755) && errno != EEXIST) ||
 		    mount("mass", path, "tmpfs", 0, "size=64k"))
 			return fail();
-		fd = open_mfd(path);
-		if (fd < 0 || mountfd_set_expire(fd, MOUNTFD_EXPIRE_MOUNT, secs))
+		if (expiry_set(path, MOUNTFD_EXPIRE_MOUNT, secs))
 			return fail();
-		close(fd);
 	}
 	return 0;
 }
@@ -592,6 +613,69 @@ static int cmd_attach(char **argv)
 	return 0;
 }
 
+/* The expiry interface of the running kernel: mountfd, setattr or none. */
+static int cmd_api(void)
+{
+	static const char *const names[] = {
+		[MOUNT_API_NONE] = "none",
+		[MOUNT_API_MOUNTFD] = "mountfd",
+		[MOUNT_API_SETATTR] = "setattr",
+	};
+
+	printf("%s\n", names[mount_api()]);
+	return 0;
+}
+
+#define EXPIRE AM_MOUNT_ATTR_EXPIRE
+/*
+ * 6.12: mount_setattr(2) calls that must be refused, but for rdonly: the
+ * bit in attr_clr, with AT_RECURSIVE, the fields without the bit, STRICT
+ * with NONE, an unknown policy, MOUNT with timeout 0, a path below the
+ * mount's root (notroot); with MOUNT_ATTR_RDONLY, a valid policy (rdonly)
+ * and one refused, which leaves the mount writable too.
+ */
+static const struct {
+	const char *name;
+	__u64 set, clr;
+	__u32 policy, timeout;
+	unsigned int flags;
+} setattr_cases[] = {
+	{ "clr", 0, EXPIRE, MOUNTFD_EXPIRE_MOUNT, 60, 0 },
+	{ "recursive", EXPIRE, 0, MOUNTFD_EXPIRE_MOUNT, 60, AT_RECURSIVE },
+	{ "nobit", 0, 0, MOUNTFD_EXPIRE_MOUNT, 60, 0 },
+	{ "strict-none", EXPIRE, 0, MOUNTFD_EXPIRE_NONE | MOUNTFD_EXPIRE_STRICT, 60, 0 },
+	{ "badpolicy", EXPIRE, 0, 7, 60, 0 },
+	{ "zero", EXPIRE, 0, MOUNTFD_EXPIRE_MOUNT, 0, 0 },
+	{ "notroot", EXPIRE, 0, MOUNTFD_EXPIRE_MOUNT, 60, 0 },
+	{ "rdonly", EXPIRE | MOUNT_ATTR_RDONLY, 0, MOUNTFD_EXPIRE_MOUNT, 60, 0 },
+	{ "rdonly-badpolicy", EXPIRE | MOUNT_ATTR_RDONLY, 0, 7, 60, 0 },
+};
+
+/* mount_setattr(2) of case CASE on PATH; prints "ok" or the errno name. */
+static int cmd_setattr_case(char **argv)
+{
+	struct am_mount_attr attr;
+	size_t i;
+
+	for (i = 0; i < sizeof(setattr_cases) / sizeof(setattr_cases[0]); i++)
+		if (!strcmp(argv[3], setattr_cases[i].name))
+			break;
+	if (i == sizeof(setattr_cases) / sizeof(setattr_cases[0])) {
+		fprintf(stderr, "mfd: setattr-case: unknown case %s\n", argv[3]);
+		return 2;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.attr_set = setattr_cases[i].set;
+	attr.attr_clr = setattr_cases[i].clr;
+	attr.expire_policy = setattr_cases[i].policy;
+	attr.expire_timeout = setattr_cases[i].timeout;
+	if (syscall(__NR_mount_setattr, AT_FDCWD, argv[2], setattr_cases[i].flags,
+		    &attr, AM_MOUNT_ATTR_SIZE_EXPIRE))
+		return fail();
+	printf("ok\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *c = argc > 1 ? argv[1] : "";
@@ -600,6 +684,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: mfd OP PATH [ARGS]\n");
 		return 2;
 	}
+	if (!strcmp(c, "api"))
+		return cmd_api();
+	if (!strcmp(c, "setattr-case") && argc > 3)
+		return cmd_setattr_case(argv);
 	if (!strcmp(c, "setexpire"))
 		return cmd_setexpire(argc, argv);
 	if (!strcmp(c, "setexpire64") && argc > 3)

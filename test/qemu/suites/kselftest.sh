@@ -1,11 +1,16 @@
 # SUITE_TIMEOUT=720
-# kselftest: the 6.1 selftests about mounts and namespaces, built statically
-# on the host from the patched tree by test/qemu/kselftest-build.sh.  Each
+# kselftest: the selftests about mounts and namespaces of the running
+# kernel's version (6.1 or 6.12), built statically on the host from the
+# patched tree by [KVER=6.12] test/qemu/kselftest-build.sh.  Each
 # program is one test: exit 0 passes, exit 4 (KSFT_SKIP) is reported as a
 # pass named "...-skipped", anything else fails.  The TAP totals are
 # printed for comparison with an unpatched kernel.
 . "$TOP/test/qemu/lib.sh"
-KS=${KSELFTEST_DIR:-$TOP/_kbuild/kselftest}
+# the selftests of the running kernel's version (KVER=6.12 kselftest-build.sh)
+case $(uname -r) in
+6.12.*) KS=${KSELFTEST_DIR:-$TOP/_kbuild/6.12/kselftest} ;;
+*) KS=${KSELFTEST_DIR:-$TOP/_kbuild/kselftest} ;;
+esac
 
 if [ ! -d "$KS" ]; then
 	t_fail built "$KS missing: run test/qemu/kselftest-build.sh on the host"
@@ -54,7 +59,7 @@ only_known_failures() {
 		done
 		[ $known = 1 ] || return 1
 	done
-	echo "kselftest: $prog: failed only subtests known to fail on unpatched 6.1 here: $(echo $failed)"
+	echo "kselftest: $prog: failed only subtests known to fail on the unpatched kernel here: $(echo $failed)"
 }
 
 for prog in run_unprivileged_remount.sh run_nosymfollow.sh; do run_one mount $prog; done

@@ -2,6 +2,9 @@
 # DETACH/ATTACH round trip and balanced references (Documentation/filesystems/mountfd.rst).
 . "$TOP/test/qemu/lib.sh"
 MFD=$BUILDDIR/test/qemu/progs/mfd
+# Every test drives a mountfd: on 6.12 (mount_setattr and statmount in its
+# place, tested by the expiry suite) they are all skipped.
+mountfd_only
 
 present() { awk -v p="$1" '$5 == p { f = 1 } END { exit !f }' /proc/self/mountinfo; }
 mnt() { mkdir -p "$1" && mount -t tmpfs "${2:-mfdtest}" "$1" ${3:+-o "$3"}; }
@@ -104,4 +107,5 @@ mnt /mnt/p; mnt /mnt/p/c
 "$MFD" info /mnt/p/c >/dev/null
 t_ok refs-unmount-child "$MFD" unmount /mnt/p/c
 t_ok refs-umount-parent umount /mnt/p
-umount /mnt/fsm /mnt/m3 /mnt/pv
+# on 6.12 the mountfd operations above left some of these unmounted
+umount /mnt/fsm /mnt/m3 /mnt/pv || [ -n "$T_SKIP_WHY" ]

@@ -15,6 +15,9 @@ USER1000="setpriv --reuid=1000 --regid=1000 --clear-groups --inh-caps=-all"
 user() { $USER1000 "$@"; }
 userns() { $USER1000 unshare -Urm "$@"; }
 lines() { tr '\n' ' ' | sed 's/ $//'; }
+# Every test but the last drives a mountfd or its ioctl numbers: skipped on
+# 6.12, which has none (the expiry suite tests its mount_setattr as uid 1000).
+mountfd_only
 
 # The scene below /mnt/sec: a tmpfs in a directory only root may search, one
 # hidden under another, and a public one; each has a file "secret" at its
@@ -105,6 +108,9 @@ for ns in mnt user; do
 	t_eq "mountfd-ioctls-on-nsfs-$ns" "$mfd_want" "$("$ATT" onnsfs /proc/self/ns/$ns | lines)"
 	t_eq "mountfd-ioctls-on-nsfs-$ns-user" "$mfd_want" "$(user "$ATT" onnsfs /proc/self/ns/$ns | lines)"
 done
+# (On 6.12 mountfd's numbers mean nothing, and nsfs's own extensible
+# ioctls there match 0xD3 0x0A-0x0C by number alone: skipped above.)
+any_kernel
 t_eq ioctls-unmounted-nothing "$before" "$(cat /proc/self/mountinfo)"
 
 umount /mnt/nsx
