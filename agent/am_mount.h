@@ -49,6 +49,14 @@ int am_expiry_set(struct am_ctx *ctx, int fd, unsigned int policy, unsigned int 
  * joins the requester's namespace.
  */
 bool am_expiry_present(void);
+/* Returns: true when expiry is read through statmount (the 6.12 series). */
+bool am_expiry_statmount(void);
+struct am_statmount;
+/*
+ * statmount(2) of the unique mount ID for its mnt_* fields and its expiry.
+ * Returns: 0, -ENOSYS (no expiry fields: not the 6.12 series), -errno.
+ */
+int am_statmount_expiry(unsigned long long id, struct am_statmount *sm);
 /* Returns: 0 and *ME for the mount DIRFD lies on, -ENOSYS, -errno. */
 int am_expiry_get(int dirfd, struct mountfd_expire *me);
 

@@ -39,7 +39,8 @@ struct am_mount_attr {
 };
 #define AM_MOUNT_ATTR_SIZE_EXPIRE	40
 
-/* statmount(2) mask bit: want/got the expire_* fields below. */
+/* statmount(2) mask bits: upstream's mnt_* fields; the expire_* fields. */
+#define AM_STATMOUNT_MNT_BASIC	0x00000002ULL
 #define AM_STATMOUNT_EXPIRE	0x80000000ULL
 
 /* struct mnt_id_req of statmount(2) and listmount(2), VER1. */

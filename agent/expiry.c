@@ -82,13 +82,12 @@ static int mnt_id_unique(int dirfd, const char *path, int flags, __u64 *id)
 	return 0;
 }
 
-/* statmount(2) of the mount ID for its expiry.  Returns: 0, -ENOSYS, -errno. */
-static int statmount_expire(__u64 id, struct am_statmount *sm)
+int am_statmount_expiry(unsigned long long id, struct am_statmount *sm)
 {
 	struct am_mnt_id_req req = {
 		.size = AM_MNT_ID_REQ_SIZE_VER0,
 		.mnt_id = id,
-		.param = AM_STATMOUNT_EXPIRE,
+		.param = AM_STATMOUNT_MNT_BASIC | AM_STATMOUNT_EXPIRE,
 	};
 
 	memset(sm, 0, sizeof(*sm));
@@ -110,7 +109,7 @@ static enum expiry_api api_probe(void)
 	err = mnt_id_unique(AT_FDCWD, "/", 0, &id);
 	if (err == -EOPNOTSUPP)
 		return mountfd_probe() ? API_MOUNTFD : API_NONE;
-	if (!err && !statmount_expire(id, &sm))
+	if (!err && !am_statmount_expiry(id, &sm))
 		return API_SETATTR;
 	return API_NONE;
 }
@@ -127,6 +126,11 @@ static enum expiry_api expiry_api(void)
 bool am_expiry_present(void)
 {
 	return expiry_api() != API_NONE;
+}
+
+bool am_expiry_statmount(void)
+{
+	return expiry_api() == API_SETATTR;
 }
 
 /* A mountfd for the mount DIRFD lies on.  Returns: the fd, -errno. */
@@ -171,7 +175,7 @@ static int setattr_get(int dirfd, struct mountfd_expire *me)
 
 	err = mnt_id_unique(dirfd, "", AT_EMPTY_PATH, &id);
 	if (!err)
-		err = statmount_expire(id, &sm);
+		err = am_statmount_expiry(id, &sm);
 	if (err)
 		return err;
 	me->me_policy = sm.expire_policy;
