@@ -141,7 +141,11 @@ t_eq conf-strict-scan-does-not-keep "" "$(mnt_fstype /mnt/rhc/k)"
 HOLD_ST=$!
 (cd /mnt/rh/multi/a && exec sleep 600) &
 HOLD_MULTI=$!
-sleep 1
+for i in $(seq 120); do
+	[ -n "$(mnt_fstype /mnt/rh/st)" ] && [ -n "$(mnt_fstype /mnt/rh/multi/a)" ] &&
+		[ "$(mnt_fstype /mnt/rh/multi/a)" != autofsng ] && break
+	sleep 0.5
+done
 out=$(autofs status 2>&1)
 echo "$out"
 kill $HOLD_ST $HOLD_MULTI; wait $HOLD_ST $HOLD_MULTI 2>/dev/null
