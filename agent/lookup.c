@@ -526,8 +526,10 @@ int am_cmd_test(struct am_ctx *ctx, const char *map, const char *key, const char
 	printf("map %s key %s\n", map, key);
 	printf("source %s%s\n", rs.rs_source, rs.rs_wildcard ? " (wildcard entry *)" : "");
 	printf("entry %s\n", rs.rs_text);
-	printf("expire after %u s%s\n", rs.rs_timeout,
-	       rs.rs_entry.en_multi ? ", the whole tree at once" : "");
+	printf("expire after %u s%s%s\n", rs.rs_timeout,
+	       rs.rs_entry.en_multi ? ", the whole tree at once" : "",
+	       rs.rs_strictexpire ? ", strictexpire: only references keep it, a path walk does not" :
+				    "");
 	for (i = 0; i < rs.rs_entry.en_nmnts; i++) {
 		test_print_mnt(&rs.rs_entry.en_mnts[i]);
 		if (strcmp(rs.rs_entry.en_mnts[i].mn_offset, "/"))

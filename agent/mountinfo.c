@@ -44,6 +44,8 @@ static int mi_line(char *line, struct am_mi *mi)
 	memset(mi, 0, sizeof(*mi));
 	mi->mi_id = atoi(f[0]);
 	mi->mi_parent = atoi(f[1]);
+	if (sscanf(f[2], "%u:%u", &mi->mi_major, &mi->mi_minor) != 2)
+		return -EINVAL;
 	mi->mi_path = mi_unescape(f[4]);
 	mi->mi_fstype = mi_unescape(f[sep + 1]);
 	mi->mi_source = mi_unescape(f[sep + 2]);

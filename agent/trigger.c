@@ -262,24 +262,50 @@ static void json_str(const char *s)
 	putchar('"');
 }
 
-static void status_mount(const struct am_mi *mi, bool json, bool *first)
+/* What a mount's expiry is, in words: the policy GETEXPIRE gave. */
+static void status_expiry_text(const struct am_mi_expiry *x)
 {
-	struct mountfd_expire me;
-	int fd, err;
+	const struct mountfd_expire *me = &x->mx_me;
+	unsigned int policy = me->me_policy & ~(MOUNTFD_EXPIRE_STRICT | MOUNTFD_EXPIRE_PROPAGATED);
 
-	fd = open(mi->mi_path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	err = fd < 0 ? -errno : am_expiry_get(fd, &me);
-	if (fd >= 0)
-		close(fd);
+	if (x->mx_err == -ENOENT)
+		printf("expiry unknown (not found walking the mount tree)\n");
+	else if (x->mx_err)
+		printf("expiry unknown (%s)\n", strerror(-x->mx_err));
+	else if (me->me_policy & MOUNTFD_EXPIRE_PROPAGATED)
+		printf("a propagated copy: goes with its original, in %u s of %u s\n",
+		       me->me_remaining, me->me_timeout);
+	else if (policy == MOUNTFD_EXPIRE_NONE)
+		printf("never expires\n");
+	else if (policy == MOUNTFD_EXPIRE_SUBTREE)
+		printf("goes with the tree above it (subtree)\n");
+	else
+		printf("expires in %u s of %u s%s\n", me->me_remaining, me->me_timeout,
+		       me->me_policy & MOUNTFD_EXPIRE_STRICT ? " (strict)" : "");
+}
+
+static void status_expiry_json(const struct am_mi_expiry *x)
+{
+	const struct mountfd_expire *me = &x->mx_me;
+
+	if (x->mx_err) {
+		printf(", \"expire\": null}");
+		return;
+	}
+	printf(", \"expire\": {\"policy\": %u, \"timeout\": %u, \"remaining\": %u, "
+	       "\"strict\": %s, \"propagated\": %s}}",
+	       me->me_policy & ~(MOUNTFD_EXPIRE_STRICT | MOUNTFD_EXPIRE_PROPAGATED),
+	       me->me_timeout, me->me_remaining,
+	       me->me_policy & MOUNTFD_EXPIRE_STRICT ? "true" : "false",
+	       me->me_policy & MOUNTFD_EXPIRE_PROPAGATED ? "true" : "false");
+}
+
+static void status_mount(const struct am_mi *mi, const struct am_mi_expiry *x, bool json,
+			 bool *first)
+{
 	if (!json) {
 		printf("  %-30s %-8s %-30s ", mi->mi_path, mi->mi_fstype, mi->mi_source);
-		if (err)
-			printf("expiry unknown (%s)\n", strerror(-err));
-		else if (me.me_policy == MOUNTFD_EXPIRE_NONE)
-			printf("never expires\n");
-		else
-			printf("expires in %u s of %u s%s\n", me.me_remaining, me.me_timeout,
-			       me.me_policy == MOUNTFD_EXPIRE_SUBTREE ? " (subtree)" : "");
+		status_expiry_text(x);
 		return;
 	}
 	printf("%s\n    {\"path\": ", *first ? "" : ",");
@@ -289,15 +315,11 @@ static void status_mount(const struct am_mi *mi, bool json, bool *first)
 	json_str(mi->mi_fstype);
 	printf(", \"source\": ");
 	json_str(mi->mi_source);
-	if (err)
-		printf(", \"expire\": null}");
-	else
-		printf(", \"expire\": {\"policy\": %u, \"timeout\": %u, \"remaining\": %u}}",
-		       me.me_policy, me.me_timeout, me.me_remaining);
+	status_expiry_json(x);
 }
 
-static void status_trigger(const struct am_mounts *ms, const struct am_mi *t, bool json,
-			   bool first_trigger)
+static void status_trigger(const struct am_mounts *ms, const struct am_mi_expiry *xs,
+			   const struct am_mi *t, bool json, bool first_trigger)
 {
 	bool first = true;
 	size_t i;
@@ -315,13 +337,40 @@ static void status_trigger(const struct am_mounts *ms, const struct am_mi *t, bo
 	}
 	for (i = 0; i < ms->ms_n; i++)
 		if (strcmp(ms->ms_v[i].mi_fstype, "autofsng") && mi_below(ms, &ms->ms_v[i], t->mi_id))
-			status_mount(&ms->ms_v[i], json, &first);
+			status_mount(&ms->ms_v[i], &xs[i], json, &first);
 	if (json)
 		printf("]}");
 }
 
+/*
+ * The expiry of every automounted mount (one below a trigger), read
+ * without using any of them.  Returns: the array, or NULL (out of memory).
+ */
+static struct am_mi_expiry *status_expiry(const struct am_mounts *ms)
+{
+	struct am_mi_expiry *xs = calloc(ms->ms_n ? ms->ms_n : 1, sizeof(*xs));
+	bool *want = calloc(ms->ms_n ? ms->ms_n : 1, sizeof(*want));
+	size_t i;
+	int err;
+
+	if (!xs || !want) {
+		free(want);
+		free(xs);
+		return NULL;
+	}
+	for (i = 0; i < ms->ms_n; i++)
+		want[i] = strcmp(ms->ms_v[i].mi_fstype, "autofsng") &&
+			  am_mounts_nested(ms, &ms->ms_v[i]);
+	err = am_mounts_expiry(ms, want, xs);
+	for (i = 0; err && i < ms->ms_n; i++)
+		xs[i].mx_err = err;
+	free(want);
+	return xs;
+}
+
 int am_cmd_status(struct am_ctx *ctx, bool json)
 {
+	struct am_mi_expiry *xs;
 	struct am_mounts ms;
 	bool first = true;
 	size_t i, n = 0;
@@ -333,12 +382,18 @@ int am_cmd_status(struct am_ctx *ctx, bool json)
 		am_log(LOG_ERR, "status: reading the mount table: %s", strerror(-err));
 		return AM_EXIT_INTERNAL;
 	}
+	xs = status_expiry(&ms);
+	if (!xs) {
+		am_log(LOG_ERR, "status: %s", strerror(ENOMEM));
+		am_mounts_free(&ms);
+		return AM_EXIT_INTERNAL;
+	}
 	if (json)
 		printf("{\"triggers\": [");
 	for (i = 0; i < ms.ms_n; i++) {
 		if (!is_trigger(&ms, &ms.ms_v[i]))
 			continue;
-		status_trigger(&ms, &ms.ms_v[i], json, first);
+		status_trigger(&ms, xs, &ms.ms_v[i], json, first);
 		first = false;
 		n++;
 	}
@@ -346,6 +401,7 @@ int am_cmd_status(struct am_ctx *ctx, bool json)
 		printf("\n]}\n");
 	else if (!n)
 		printf("no autofsng triggers\n");
+	free(xs);
 	am_mounts_free(&ms);
 	return AM_EXIT_OK;
 }

@@ -177,6 +177,25 @@ echo "# truncated map: key found $found times, missing $missing times"
 # configuration
 printf '[general]\ntimeout = 12\nmap_dir = %s\n' "$T" > "$T/t.conf"
 expect conf-timeout 0 "expire after 12 s" env AUTOFS_AGENT_CONF=$T/t.conf $AUTOFS test auto.home alice
+# strictexpire: the configuration default applies to every master entry,
+# and without it (or with "no") a mount is made without the strict flag
+printf '[general]\nmap_dir = %s\nstrictexpire = yes\nmaster = auto.master.strict\n' "$T" > "$T/strict.conf"
+printf '[general]\nmap_dir = %s\nstrictexpire = no\nmaster = auto.master.strict\n' "$T" > "$T/nostrict.conf"
+printf '/s\tauto.home\t--timeout=30\n/o\tauto.home\t-strictexpire\n' > "$T/auto.master.strict"
+STRICT="strictexpire: only references keep it"
+expect conf-strictexpire-applies 0 "expire after 30 s, $STRICT" env AUTOFS_AGENT_CONF=$T/strict.conf $AUTOFS test /s alice
+expect conf-strictexpire-map 0 "expire after 600 s, $STRICT" env AUTOFS_AGENT_CONF=$T/strict.conf $AUTOFS test auto.home alice
+for c in t nostrict; do
+	out=$(env AUTOFS_AGENT_CONF=$T/$c.conf $AUTOFS test auto.home alice 2>&1)
+	case $out in
+	*strictexpire*) fail "conf-strictexpire-off-$c" "$out" ;;
+	*"expire after "*) pass "conf-strictexpire-off-$c" ;;
+	*) fail "conf-strictexpire-off-$c" "$out" ;;
+	esac
+done
+expect conf-strictexpire-master-option 0 "$STRICT" env AUTOFS_AGENT_CONF=$T/nostrict.conf $AUTOFS test /o alice
+printf '[general]\nstrictexpire = sometimes\n' > "$T/badstrict.conf"
+expect conf-strictexpire-bad 2 "strictexpire: 'sometimes' is not yes or no" env AUTOFS_AGENT_CONF=$T/badstrict.conf $AUTOFS test auto.home alice
 printf '[general]\ntimeout = never\n' > "$T/bad.conf"
 expect conf-error 2 "bad.conf:2: timeout: 'never' is not a number" env AUTOFS_AGENT_CONF=$T/bad.conf $AUTOFS test auto.home alice
 expect conf-missing 2 "cannot read configuration" env AUTOFS_AGENT_CONF=$T/none.conf $AUTOFS test auto.home alice

@@ -1,4 +1,4 @@
-# SUITE_TIMEOUT=480
+# SUITE_TIMEOUT=600
 # agent: the installed /sbin/autofs run by the kernel through autofsng
 # triggers it mounted itself with `autofs start`.  Bind, tmpfs, multi-mount
 # with offsets, a program map and an LDAP map from an in-guest slapd; the
@@ -395,6 +395,54 @@ t_ok program-expires mnt_gone_within /mnt/prog/p1 10
 t_eq busy-stays tmpfs "$(mnt_fstype /mnt/auto/busy)"
 t_eq busy-data keep "$(cat /proc/$BUSY_PID/cwd/f 2>&1)"
 t_eq after-expiry-remount hello-bind "$(cat /mnt/auto/bind/hello 2>&1)"
+
+# --- a map file truncated and rewritten while lookups read it -----------------
+# 200 lookups of distinct keys (no negative cache between them) through a
+# real trigger while another process truncates the map and writes it again
+# in a loop: each lookup mounts or fails with ENOENT, and the agent is
+# never killed by a signal (a mapped map gave SIGBUS), which the kernel
+# logs as "agent wait status".
+awk 'BEGIN { for (i = 1; i <= 2000; i++) printf "key%d\t-fstype=bind\t:/srv/data/bindsrc\n", i }' > /run/auto.churn.src
+cp /run/auto.churn.src /etc/auto.churn
+printf '/mnt/churn\tfile:/etc/auto.churn\t--timeout=3\n' > /etc/auto.master.churn
+"$AGENT" start /etc/auto.master.churn > /dev/null
+# (a pause after each rewrite leaves the guest's other CPU to the lookups)
+python3 -c '
+import sys, time
+data = open(sys.argv[1], "rb").read()
+with open(sys.argv[2], "r+b") as f:
+    while True:
+        f.truncate(0)
+        f.seek(0)
+        f.write(data[:len(data) // 2])
+        f.flush()
+        f.write(data[len(data) // 2:])
+        f.flush()
+        time.sleep(0.002)
+' /run/auto.churn.src /etc/auto.churn &
+CHURN=$!
+mounted=0 failed=0 bad=
+for i in $(seq 1801 2000); do
+	if out=$(ls /mnt/churn/key$i 2>&1); then
+		case $(mnt_fstype /mnt/churn/key$i) in
+		"" | autofsng) bad="key$i: listed, but nothing mounted"; break ;;
+		esac
+		mounted=$((mounted + 1))
+	elif [[ $out == *"No such file or directory"* ]]; then
+		failed=$((failed + 1))
+	else
+		bad="key$i: $out"; break
+	fi
+done
+kill $CHURN; wait $CHURN 2>/dev/null
+echo "agent: truncated map: $mounted lookups mounted, $failed failed cleanly"
+t_eq churn-200-lookups-clean "200 " "$((mounted + failed)) $bad"
+t_eq churn-agent-never-killed "" "$(dmesg | grep "auto.churn" | grep -e "agent wait status" -e "killing it")"
+t_eq churn-no-sigbus "" "$(suite_log | grep -i -e sigbus -e "killed by signal" -e "core dumped")"
+# lookups did find their keys meanwhile, and do again once the map is whole
+t_ok churn-some-mounted test "$mounted" -gt 0
+cp /run/auto.churn.src /etc/auto.churn
+t_ok churn-map-whole-mounts sh -c 'ls /mnt/churn/key1 > /dev/null'
 
 # --- dump, test ----------------------------------------------------------------
 

@@ -1,11 +1,14 @@
-# SUITE_TIMEOUT=420
+# SUITE_TIMEOUT=600
 # realhost: the guest as a systemd host makes it, every mount shared
 # (the harness's default), with slave and peer namespaces below it as
 # container runtimes make them.  Bind, NFS, direct and multi-mount entries
 # mount on access and expire whole; an open file anywhere the tree
 # propagated to keeps all of it; slave and peer namespaces reach a key
-# with no ELOOP and no hang; pivot_root moves as a move; the cost of the
-# expiry tick for path walks (Documentation/filesystems/expire_semantics.rst).
+# with no ELOOP and no hang, and `autofs status` there tells each mount's
+# expiry as it is; status itself is no use of a mount; the strictexpire
+# default of autofs-agent.conf(5); pivot_root moves as a move; the cost of
+# the expiry tick for path walks
+# (Documentation/filesystems/expire_semantics.rst).
 # Presence is read from /proc/self/mountinfo: a stat would be a use.
 . "$TOP/test/qemu/lib.sh"
 MFD=$BUILDDIR/test/qemu/progs/mfd
@@ -34,7 +37,7 @@ t_eq root-shared shared "$(propagation_of /)"
 echo 1 > /proc/sys/fs/mount_expire_tick
 
 # --- maps --------------------------------------------------------------------
-mkdir -p $D/bind $D/direct $D/multi/a $D/multi/b $D/ma $D/mb $D/slave $D/peer $D/held
+mkdir -p $D/bind $D/direct $D/multi/a $D/multi/b $D/ma $D/mb $D/slave $D/peer $D/held $D/held2
 echo hello-bind > $D/bind/hello
 echo hello-direct > $D/direct/hello
 echo multi-root > $D/multi/root
@@ -42,6 +45,7 @@ echo in-a > $D/ma/f
 echo hello-slave > $D/slave/hello
 echo hello-peer > $D/peer/hello
 echo hello-held > $D/held/hello
+echo hello-held2 > $D/held2/hello
 head -c 200000 /dev/urandom > $D/mb/blob
 nfs_server_start /export/rh || { t_fail nfs-server "nfs_server_start failed"; exit 0; }
 echo hello-nfs > "$NFS_ROOT/export/rh/hello"
@@ -50,7 +54,10 @@ cat > /etc/auto.master.rh <<MASTER
 /-	/etc/auto.rhdirect	--timeout=$T
 /mnt/rhs	file:/etc/auto.rhs	--timeout=$T -strictexpire
 /mnt/rhn	file:/etc/auto.rhs	--timeout=$T
+/mnt/rhc	file:/etc/auto.rhs	--timeout=$T
+/mnt/rhl	file:/etc/auto.rhl	--timeout=60
 MASTER
+printf '%s\t-fstype=bind\t:/srv/rh/bind\n' cp own pp nc > /etc/auto.rhl
 printf 'k\t-fstype=bind\t:/srv/rh/bind\n' > /etc/auto.rhs
 cat > /etc/auto.rh <<'MAP'
 bind	-fstype=bind	:/srv/rh/bind
@@ -60,6 +67,9 @@ multi	/ -fstype=bind :/srv/rh/multi \
 	/b -fstype=bind :/srv/rh/mb
 held	/ -fstype=bind :/srv/rh/multi \
 	/a -fstype=bind :/srv/rh/held
+held2	/ -fstype=bind :/srv/rh/multi \
+	/a -fstype=bind :/srv/rh/held2
+st	-fstype=bind	:/srv/rh/bind
 slave	-fstype=bind	:/srv/rh/slave
 peer	-fstype=bind	:/srv/rh/peer
 MAP
@@ -108,6 +118,46 @@ t_eq strict-scan-does-not-keep "" "$(mnt_fstype /mnt/rhs/k)"
 t_eq scan-keeps-without-strict tmpfs "$(mnt_fstype /mnt/rhn/k)"
 t_ok scan-stopped-goes mnt_gone_within /mnt/rhn/k $((T * 4))
 
+# strictexpire = yes in autofs-agent.conf(5) is the default of every master
+# entry: /mnt/rhc has no -strictexpire and gets the flag, and the scan does
+# not keep its mount (without it, /mnt/rhn above, it does).
+cp /etc/autofs-agent.conf /run/rh-agent.conf 2>/dev/null || : > /run/rh-agent.conf
+{ cat /run/rh-agent.conf; printf '[general]\nstrictexpire = yes\n'; } > /etc/autofs-agent.conf
+cat /mnt/rhc/k/hello > /dev/null
+cp /run/rh-agent.conf /etc/autofs-agent.conf
+t_eq conf-strict-policy "257 $T" "$("$MFD" getexpire /mnt/rhc/k | cut -d' ' -f1,2)"
+for i in $(seq $((T * 3 + 1))); do
+	find /mnt/rhc -maxdepth 2 > /dev/null 2>&1
+	sleep 1
+done
+t_eq conf-strict-scan-does-not-keep "" "$(mnt_fstype /mnt/rhc/k)"
+
+# --- autofs status is no use of a mount ------------------------------------
+# It reads every mount's expiry without a path walk into it: run every
+# second for three timeouts, it keeps neither a single mount nor a tree.
+# (held while status first reads them: the debug kernel's status takes
+# longer than their timeout)
+(cd /mnt/rh/st && exec sleep 600) &
+HOLD_ST=$!
+(cd /mnt/rh/multi/a && exec sleep 600) &
+HOLD_MULTI=$!
+for i in $(seq 120); do
+	[ -n "$(mnt_fstype /mnt/rh/st)" ] && [ -n "$(mnt_fstype /mnt/rh/multi/a)" ] &&
+		[ "$(mnt_fstype /mnt/rh/multi/a)" != autofsng ] && break
+	sleep 0.5
+done
+out=$(autofs status 2>&1)
+echo "$out"
+kill $HOLD_ST $HOLD_MULTI; wait $HOLD_ST $HOLD_MULTI 2>/dev/null
+t_ok status-shows-countdown grep -Eq "/mnt/rh/st .*expires in [0-9]+ s of $T s\$" <<<"$out"
+t_ok status-shows-subtree grep -Eq "/mnt/rh/multi/a .*goes with the tree above it" <<<"$out"
+for i in $(seq $((T * 3 + 1))); do
+	autofs status > /dev/null 2>&1
+	sleep 1
+done
+t_eq status-does-not-keep "" "$(mnt_fstype /mnt/rh/st)"
+t_eq status-does-not-keep-tree 0 "$(count_under /mnt/rh/multi)"
+
 # --- a slave namespace (a container's view) ----------------------------------
 # It reaches the key itself: the mount is made in its namespace, does not
 # propagate back, and expires there on its own.
@@ -150,6 +200,65 @@ exec 5<&-
 t_ok peer-goes-in-parent mnt_gone_within /mnt/rh/peer $((T * 8))
 t_eq peer-goes-in-peer 0 "$(nsenter -t $PEER -m awk '$5 == "/mnt/rh/peer"' /proc/self/mountinfo | wc -l)"
 kill $PEER; wait $PEER 2>/dev/null
+
+# --- autofs status in slave and peer namespaces ------------------------------
+# /mnt/rhl has a 60 s timeout: nothing expires while these look.  In a
+# slave namespace: a mount it received from the parent is a propagated
+# copy that goes with the parent's mount, with the parent's countdown; one
+# it made itself and one it copied when it was made count down there.
+cat /mnt/rhl/nc/hello > /dev/null
+unshare -m --propagation slave sleep 120 &
+SLAVE=$!
+sleep 1
+cat /mnt/rhl/cp/hello > /dev/null
+nsenter -t $SLAVE -m cat /mnt/rhl/own/hello > /dev/null
+out=$(nsenter -t $SLAVE -m autofs status 2>&1)
+echo "$out"
+t_ok status-slave-copy grep -Eq '/mnt/rhl/cp .*a propagated copy: goes with its original, in [0-9]+ s of 60 s$' <<<"$out"
+t_ok status-slave-own grep -Eq '/mnt/rhl/own .*expires in [0-9]+ s of 60 s$' <<<"$out"
+t_ok status-slave-namespace-copy grep -Eq '/mnt/rhl/nc .*expires in [0-9]+ s of 60 s$' <<<"$out"
+out=$(autofs status 2>&1)
+t_ok status-parent-original grep -Eq '/mnt/rhl/cp .*expires in [0-9]+ s of 60 s$' <<<"$out"
+t_ok status-parent-no-slave-mount test -z "$(grep /mnt/rhl/own <<<"$out")"
+# In a peer namespace: its own mount is the original there, and the
+# parent's copy goes with it.
+unshare -m --propagation shared sleep 120 &
+PEER=$!
+sleep 1
+nsenter -t $PEER -m cat /mnt/rhl/pp/hello > /dev/null
+out=$(nsenter -t $PEER -m autofs status 2>&1)
+echo "$out"
+t_ok status-peer-own grep -Eq '/mnt/rhl/pp .*expires in [0-9]+ s of 60 s$' <<<"$out"
+out=$(autofs status 2>&1)
+t_ok status-parent-peer-copy grep -Eq '/mnt/rhl/pp .*a propagated copy: goes with its original, in [0-9]+ s of 60 s$' <<<"$out"
+autofs status --json > /run/rh-status.json 2>&1
+t_ok status-json-propagated python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = {m["path"]: m["expire"] for t in d["triggers"] for m in t["mounts"]}
+assert m["/mnt/rhl/pp"]["propagated"] and m["/mnt/rhl/pp"]["timeout"] == 60, m
+assert not m["/mnt/rhl/cp"]["propagated"] and m["/mnt/rhl/cp"]["policy"] == 1, m
+' /run/rh-status.json
+kill $SLAVE $PEER; wait $SLAVE $PEER 2>/dev/null
+echo "realhost: after the peer namespace ended: $(autofs status 2>&1 | grep /mnt/rhl/pp)"
+
+# --- a multi-mount tree held open from a slave namespace ----------------------
+# The slave exists before the parent mounts the tree (root and offset), so
+# it holds propagated copies; a file open in its copy of the offset mount
+# keeps the parent's whole tree, which goes once the file is closed.
+unshare -m --propagation slave sleep 120 &
+SLAVE=$!
+sleep 1
+t_eq held2-read hello-held2 "$(cat /mnt/rh/held2/a/hello 2>&1)"
+n=$(count_under /mnt/rh/held2)
+nsenter -t $SLAVE -m sh -c 'exec 4< /mnt/rh/held2/a/hello; sleep '$((T * 3 + 2)) &
+HOLD=$!
+sleep $((T * 3))
+t_eq held2-slave-keeps-tree "$n" "$(count_under /mnt/rh/held2)"
+wait $HOLD
+t_ok held2-released-goes mnt_gone_within /mnt/rh/held2 $((T * 4))
+t_eq held2-nothing-left 0 "$(count_under /mnt/rh/held2)"
+kill $SLAVE; wait $SLAVE 2>/dev/null
 autofs stop > /dev/null 2>&1
 
 # --- pivot_root is a move ----------------------------------------------------
@@ -171,6 +280,38 @@ t_eq pivot-before "before 2 0 0" "$(head -1 /tmp/pivot.out)"
 t_eq pivot-new-root-noexpire "0 0 0" "$("$MFD" getexpire /proc/$PIV/root 2>&1)"
 t_eq pivot-old-root-noexpire "0 0 0" "$("$MFD" getexpire /proc/$PIV/root/old 2>&1)"
 kill $PIV; wait $PIV 2>/dev/null
+# An EXPIRE mount that pivot_root makes the new root starts its countdown
+# again.  The root is busy afterwards, and a busy mount's countdown starts
+# again at every tick too: so the tick is made 10 s long once the mount
+# has counted down a few 1 s ticks, the move is read right after a tick,
+# and fs.mount_expire_runs says none ran in between.
+echo 1 > /proc/sys/fs/mount_expire_tick
+unshare -m --propagation private bash -c '
+	runs() { cat /proc/sys/fs/mount_expire_runs; }
+	mount -t tmpfs ptx /mnt/ptp && "$1" setexpire /mnt/ptp mount 100 || exit 1
+	mkdir /mnt/ptp/old && for l in usr bin lib lib64 sbin; do ln -s /old/$l /mnt/ptp/$l; done
+	sleep 3.5
+	echo 10 > /proc/sys/fs/mount_expire_tick
+	r=$(runs)
+	for i in $(seq 100); do [ "$(runs)" != "$r" ] && break; sleep 0.1; done
+	echo "before $(runs) $("$1" getexpire /mnt/ptp)"
+	cd /mnt/ptp && pivot_root . old || exit 1
+	echo pivoted
+	exec sleep 30' sh "$MFD" > /tmp/pivot2.out 2>&1 &
+PIV=$!
+for i in $(seq 80); do grep -q pivoted /tmp/pivot2.out && break; sleep 0.25; done
+after=$("$MFD" getexpire /proc/$PIV/root 2>&1)
+runs=$(cat /proc/sys/fs/mount_expire_runs)
+set -- $(head -1 /tmp/pivot2.out)
+if [ "$1" != before ] || [ "$2" != "$runs" ]; then
+	t_fail pivot-expire-restarts "no tick-free window: '$(head -1 /tmp/pivot2.out)', runs now $runs"
+elif [ "$4" = 1000 ] && [ "$5" -lt 1000 ] && [ "$after" = "1 1000 1000" ]; then
+	t_pass pivot-expire-restarts
+else
+	t_fail pivot-expire-restarts "before pivot '$3 $4 $5', after '$after'"
+fi
+kill $PIV; wait $PIV 2>/dev/null
+echo 1 > /proc/sys/fs/mount_expire_tick
 
 # --- the tick and path walks ---------------------------------------------------
 # stat of an unrelated path on CPU 1 for 6 s: with nothing to expire (no
