@@ -17,6 +17,8 @@
 #include <linux/workqueue.h>
 #include <linux/list.h>
 #include <linux/hashtable.h>
+#include <linux/jiffies.h>
+#include <linux/minmax.h>
 #include <linux/trap_helper.h>
 #include <uapi/linux/autofsng.h>
 
@@ -130,6 +132,18 @@ struct autofsng_sb_info {
 static inline struct autofsng_sb_info *autofsng_sbi(struct super_block *sb)
 {
 	return sb->s_fs_info;
+}
+
+/*
+ * negative_timeout and cache_ttl as a jiffies offset.  Any u32 of seconds
+ * is accepted, but times HZ it overflows a 32-bit unsigned long into a
+ * short time: compute in 64 bits and clamp to MAX_JIFFY_OFFSET, the
+ * longest offset time_before() compares right (about 12 days at HZ=1000
+ * on 32-bit; never reached on 64-bit).
+ */
+static inline unsigned long autofsng_secs_to_jiffies(unsigned int secs)
+{
+	return min_t(u64, (u64)secs * HZ, MAX_JIFFY_OFFSET);
 }
 
 /* init.c */
