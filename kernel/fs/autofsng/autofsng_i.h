@@ -19,6 +19,7 @@
 #include <linux/hashtable.h>
 #include <linux/jiffies.h>
 #include <linux/minmax.h>
+#include <linux/uidgid.h>
 #include <linux/trap_helper.h>
 #include <uapi/linux/autofsng.h>
 
@@ -50,7 +51,14 @@ struct autofsng_helper {
 	refcount_t		count;
 	struct autofsng_sb_info	*sbi;
 	struct list_head	list;		/* sbi->helpers, under sbi->lock */
-	struct list_head	queue;		/* sbi->slot_waiters, sbi->lock */
+	/*
+	 * While waiting for a slot, under sbi->lock: the first waiter of
+	 * each uid is on sbi->slot_waiters by queue, and all waiters of one
+	 * uid are on a ring, in order, by peers.
+	 */
+	struct list_head	queue;
+	struct list_head	peers;
+	kuid_t			uid;		/* the starter's real uid */
 	bool			slot;		/* holds an agent slot, sbi->lock */
 	struct completion	granted;	/* a slot was handed over */
 	struct completion	done;		/* set once status is final */
@@ -108,8 +116,9 @@ struct autofsng_sb_info {
 	 * lock protects the running helpers, the agent slots and their
 	 * queue, the requests and the negative cache.  inflight counts
 	 * running helpers so that RCU walk can skip the lock when idle.
-	 * nr_agents helpers hold a slot; the others wait in slot_waiters,
-	 * first come first served (fs.autofsng.max_agents).  The negative
+	 * nr_agents helpers hold a slot (fs.autofsng.max_agents); the others
+	 * wait, served round-robin by uid: slot_waiters holds the first
+	 * waiter of each uid, in the order the uids take turns.  The negative
 	 * cache is a hash of keys plus a list, oldest first, that bounds it
 	 * (fs.autofsng.negative_max).
 	 */
