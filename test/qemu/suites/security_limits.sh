@@ -1,4 +1,4 @@
-# SUITE_TIMEOUT=900
+# SUITE_TIMEOUT=1200
 # security_limits: what one unprivileged user can make autofsng and trapfs
 # spend (issue 19, items 3, 4 and 6): root agents at once, the negative
 # cache, browse refreshes that never end, trapfs references and user
