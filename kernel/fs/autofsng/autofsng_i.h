@@ -17,6 +17,9 @@
 #include <linux/workqueue.h>
 #include <linux/list.h>
 #include <linux/hashtable.h>
+#include <linux/jiffies.h>
+#include <linux/minmax.h>
+#include <linux/uidgid.h>
 #include <linux/trap_helper.h>
 #include <uapi/linux/autofsng.h>
 
@@ -48,7 +51,14 @@ struct autofsng_helper {
 	refcount_t		count;
 	struct autofsng_sb_info	*sbi;
 	struct list_head	list;		/* sbi->helpers, under sbi->lock */
-	struct list_head	queue;		/* sbi->slot_waiters, sbi->lock */
+	/*
+	 * While waiting for a slot, under sbi->lock: the first waiter of
+	 * each uid is on sbi->slot_waiters by queue, and all waiters of one
+	 * uid are on a ring, in order, by peers.
+	 */
+	struct list_head	queue;
+	struct list_head	peers;
+	kuid_t			uid;		/* the starter's real uid */
 	bool			slot;		/* holds an agent slot, sbi->lock */
 	struct completion	granted;	/* a slot was handed over */
 	struct completion	done;		/* set once status is final */
@@ -106,8 +116,9 @@ struct autofsng_sb_info {
 	 * lock protects the running helpers, the agent slots and their
 	 * queue, the requests and the negative cache.  inflight counts
 	 * running helpers so that RCU walk can skip the lock when idle.
-	 * nr_agents helpers hold a slot; the others wait in slot_waiters,
-	 * first come first served (fs.autofsng.max_agents).  The negative
+	 * nr_agents helpers hold a slot (fs.autofsng.max_agents); the others
+	 * wait, served round-robin by uid: slot_waiters holds the first
+	 * waiter of each uid, in the order the uids take turns.  The negative
 	 * cache is a hash of keys plus a list, oldest first, that bounds it
 	 * (fs.autofsng.negative_max).
 	 */
@@ -130,6 +141,18 @@ struct autofsng_sb_info {
 static inline struct autofsng_sb_info *autofsng_sbi(struct super_block *sb)
 {
 	return sb->s_fs_info;
+}
+
+/*
+ * negative_timeout and cache_ttl as a jiffies offset.  Any u32 of seconds
+ * is accepted, but times HZ it overflows a 32-bit unsigned long into a
+ * short time: compute in 64 bits and clamp to MAX_JIFFY_OFFSET, the
+ * longest offset time_before() compares right (about 12 days at HZ=1000
+ * on 32-bit; never reached on 64-bit).
+ */
+static inline unsigned long autofsng_secs_to_jiffies(unsigned int secs)
+{
+	return min_t(u64, (u64)secs * HZ, MAX_JIFFY_OFFSET);
 }
 
 /* init.c */

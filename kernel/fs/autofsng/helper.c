@@ -13,14 +13,21 @@
  * runs past fs.autofsng.agent_timeout.
  *
  * At most fs.autofsng.max_agents agents run at once per superblock.  A
- * starter beyond that queues in sbi->slot_waiters and waits killably; an
- * agent that ends hands its slot to the first in the queue, so requests
- * are served in the order they came.  A starter killed in the queue
- * cancels its helper (status AUTOFSNG_CANCELLED): no agent runs for it.
+ * starter beyond that queues and waits killably; an agent that ends hands
+ * its slot to the next waiter.  Waiters are served round-robin by the
+ * starter's real uid, each uid's in the order they came: sbi->slot_waiters
+ * holds the first waiter of each uid, the uid that was served goes to the
+ * back, and its next waiter (on the first one's peers ring) takes its
+ * place.  So one user's backlog delays another user's request by at most
+ * one slot per other waiting uid, not by the backlog.  Finding a uid's
+ * waiters is linear in the uids waiting, not in the waiters.  A starter
+ * killed in the queue cancels its helper (status AUTOFSNG_CANCELLED): no
+ * agent runs for it.  All of it is under sbi->lock.
  */
 #define pr_fmt(fmt) "autofsng: " fmt
 
 #include <linux/fs.h>
+#include <linux/cred.h>
 #include <linux/pid.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -114,7 +121,57 @@ static int autofsng_helper_setup(struct subprocess_info *info,
 	return trap_helper_enter(&h->th);
 }
 
-/* Hand out free slots to the first waiters; called with sbi->lock held. */
+/* The first waiter of @uid, or NULL; called with sbi->lock held. */
+static struct autofsng_helper *autofsng_slot_first(struct autofsng_sb_info *sbi,
+						   kuid_t uid)
+{
+	struct autofsng_helper *h;
+
+	list_for_each_entry(h, &sbi->slot_waiters, queue) {
+		if (uid_eq(h->uid, uid))
+			return h;
+	}
+	return NULL;
+}
+
+/* Queue @h behind its uid's waiters; called with sbi->lock held. */
+static void autofsng_slot_enqueue(struct autofsng_sb_info *sbi,
+				  struct autofsng_helper *h)
+{
+	struct autofsng_helper *first = autofsng_slot_first(sbi, h->uid);
+
+	if (first)
+		list_add_tail(&h->peers, &first->peers);
+	else
+		list_add_tail(&h->queue, &sbi->slot_waiters);
+}
+
+/*
+ * Take @h out of the queue, if it is in it.  The next waiter of its uid
+ * becomes the uid's first: at the back of the round when @h was served
+ * (@served), in @h's place when @h gave up.  Called with sbi->lock held.
+ */
+static void autofsng_slot_dequeue(struct autofsng_sb_info *sbi,
+				  struct autofsng_helper *h, bool served)
+{
+	struct autofsng_helper *next = NULL;
+
+	if (!list_empty(&h->peers))
+		next = list_first_entry(&h->peers, struct autofsng_helper,
+					peers);
+	list_del_init(&h->peers);
+	if (list_empty(&h->queue))
+		return;
+	if (next && !served) {
+		list_replace_init(&h->queue, &next->queue);
+		return;
+	}
+	list_del_init(&h->queue);
+	if (next)
+		list_add_tail(&next->queue, &sbi->slot_waiters);
+}
+
+/* Hand out free slots, a uid at a time; called with sbi->lock held. */
 static void autofsng_slot_grant(struct autofsng_sb_info *sbi)
 {
 	struct autofsng_helper *next;
@@ -123,7 +180,7 @@ static void autofsng_slot_grant(struct autofsng_sb_info *sbi)
 	       !list_empty(&sbi->slot_waiters)) {
 		next = list_first_entry(&sbi->slot_waiters,
 					struct autofsng_helper, queue);
-		list_del_init(&next->queue);
+		autofsng_slot_dequeue(sbi, next, true);
 		next->slot = true;
 		sbi->nr_agents++;
 		complete(&next->granted);
@@ -145,16 +202,18 @@ static void autofsng_slot_put(struct autofsng_helper *h)
 }
 
 /*
- * Take one of the superblock's agent slots, after everybody who asked
- * before.  Return: 0, or -EINTR when the caller was killed in the queue.
+ * Take one of the superblock's agent slots, after those who asked before
+ * with the caller's uid and at the caller's uid's turn.  Return: 0, or
+ * -EINTR when the caller was killed in the queue.
  */
 static int autofsng_slot_get(struct autofsng_helper *h)
 {
 	struct autofsng_sb_info *sbi = h->sbi;
 	bool queued;
 
+	h->uid = current_uid();
 	spin_lock(&sbi->lock);
-	list_add_tail(&h->queue, &sbi->slot_waiters);
+	autofsng_slot_enqueue(sbi, h);
 	autofsng_slot_grant(sbi);
 	queued = !h->slot;
 	spin_unlock(&sbi->lock);
@@ -162,7 +221,7 @@ static int autofsng_slot_get(struct autofsng_helper *h)
 		return 0;
 
 	spin_lock(&sbi->lock);
-	list_del_init(&h->queue);
+	autofsng_slot_dequeue(sbi, h, false);
 	spin_unlock(&sbi->lock);
 	/* The slot may have come between the signal and the lock. */
 	autofsng_slot_put(h);
@@ -216,6 +275,7 @@ int autofsng_helper_init_common(struct autofsng_helper *h,
 	trap_helper_init(&h->th, &sbi->lock);
 	INIT_LIST_HEAD(&h->list);
 	INIT_LIST_HEAD(&h->queue);
+	INIT_LIST_HEAD(&h->peers);
 	init_completion(&h->granted);
 	init_completion(&h->done);
 	INIT_DELAYED_WORK(&h->timeout, autofsng_helper_timeout);

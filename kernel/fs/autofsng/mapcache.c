@@ -333,7 +333,7 @@ static void autofsng_refresh_finish(struct autofsng_helper *h)
 	struct autofsng_builder *b = r->builder;
 	struct autofsng_snapshot *snap = NULL, *old = NULL;
 	bool cancelled = h->status == AUTOFSNG_CANCELLED;
-	unsigned long ttl;
+	unsigned int ttl;
 
 	if (b)
 		snap = autofsng_builder_close(b, !h->status);
@@ -352,7 +352,7 @@ static void autofsng_refresh_finish(struct autofsng_helper *h)
 	}
 	/* A reader killed before the agent ran leaves the cache as it was. */
 	if (!cancelled) {
-		mc->next_refresh = jiffies + ttl * HZ;
+		mc->next_refresh = jiffies + autofsng_secs_to_jiffies(ttl);
 		mc->valid = true;
 	}
 	mc->refresh = NULL;

@@ -160,7 +160,7 @@ static void autofsng_negative_add(struct autofsng_sb_info *sbi,
 	neg->len = name->len;
 	memcpy(neg->name, name->name, name->len);
 	neg->hash = autofsng_negative_hash(sbi, name);
-	neg->expires = jiffies + (unsigned long)timeout * HZ;
+	neg->expires = jiffies + autofsng_secs_to_jiffies(timeout);
 	spin_lock(&sbi->lock);
 	old = autofsng_negative_find(sbi, name, neg->hash);
 	if (old)
