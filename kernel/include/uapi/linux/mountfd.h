@@ -38,6 +38,14 @@
  * it (stat, a scanner's readdir) does not restart the countdown.
  */
 #define MOUNTFD_EXPIRE_STRICT	0x100
+/*
+ * GETEXPIRE only, or'ed into MOUNTFD_EXPIRE_NONE: the mount is a copy that
+ * mount propagation made of an expiring mount, in a peer or slave of that
+ * mount's parent.  It does not count down itself and goes when the tree
+ * it copies expires (expire_semantics.rst, "Shared mounts"); me_timeout
+ * and me_remaining are that tree's.  SETEXPIRE refuses it.
+ */
+#define MOUNTFD_EXPIRE_PROPAGATED	0x200
 
 struct mountfd_expire {
 	__u32 me_size;		/* in: sizeof(struct mountfd_expire) */
