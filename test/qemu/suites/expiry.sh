@@ -231,6 +231,30 @@ if [ "$API" = setattr ]; then
 	t_eq abi-none "0 0 0" "$("$MFD" setexpire /mnt/abi none && "$MFD" getexpire /mnt/abi)"
 	umount /mnt/abi
 	rm -f /tmp/mfd-expiry
+	# A copy propagation made in a slave namespace: NOEXPIRE, yet it goes
+	# with the tree it copies, so statmount reports NONE | PROPAGATED
+	# (0x200) with that tree's timeout and countdown; mount_setattr(2)
+	# refuses the flag.  The parent is shared whatever the guest's root
+	# is, and the namespace exists before the mount is made.
+	mnt /mnt/pp; mount --make-shared /mnt/pp
+	unshare -m --propagation slave sleep 120 &
+	slave=$!
+	sleep 1
+	in_slave() { nsenter -t $slave -m "$@"; }
+	mnt /mnt/pp/prop
+	"$MFD" setexpire /mnt/pp/prop mount 100
+	t_eq abi-propagated-original "1 100" "$("$MFD" getexpire /mnt/pp/prop | cut -d' ' -f1,2)"
+	t_eq abi-propagated-copy "512 100" "$(in_slave "$MFD" getexpire /mnt/pp/prop | cut -d' ' -f1,2)"
+	left=$(in_slave "$MFD" getexpire /mnt/pp/prop | cut -d' ' -f3)
+	if [ "$left" -ge 90 ] && [ "$left" -le 100 ]; then t_pass abi-propagated-copy-countdown
+	else t_fail abi-propagated-copy-countdown "remaining '$left', want 90..100"; fi
+	mkdir /mnt/pp/prop/own
+	t_eq abi-own-mount-in-slave "0 0 0" "$(in_slave sh -c 'mount -t tmpfs own /mnt/pp/prop/own && exec "$1" getexpire /mnt/pp/prop/own' sh "$MFD")"
+	t_eq abi-propagated-refused EINVAL "$(in_slave "$MFD" setexpire /mnt/pp/prop 512 100)"
+	t_eq abi-propagated-refused-original EINVAL "$("$MFD" setexpire /mnt/pp/prop 512 100)"
+	t_eq abi-propagated-refused-kept "512 100" "$(in_slave "$MFD" getexpire /mnt/pp/prop | cut -d' ' -f1,2)"
+	kill $slave; wait $slave 2>/dev/null
+	umount -R /mnt/pp
 fi
 
 # Nothing left to expire: the ticks stop again.
