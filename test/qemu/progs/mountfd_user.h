@@ -187,36 +187,52 @@ static inline int setattr_expire(const char *path, uint32_t policy,
 			    AM_MOUNT_ATTR_SIZE_EXPIRE);
 }
 
+/* A mountfd for the mount PATH lies on.  Returns: the fd, or -1 with errno. */
+static inline int mountfd_at(const char *path)
+{
+	int fd, rc, err;
+
+	fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	rc = mountfd(fd, MOUNTFD_CLOEXEC);
+	err = errno;
+	close(fd);
+	errno = err;
+	return rc;
+}
+
+/* Close FD and return RC with the errno of before. */
+static inline int close_keep_errno(int fd, int rc)
+{
+	int err = errno;
+
+	close(fd);
+	errno = err;
+	return rc;
+}
+
 /*
  * The expiry policy of the mount PATH is the root of (mountfd: lies on),
  * through what the running kernel offers.  Returns: 0, or -1 with errno.
  */
 static inline int expiry_set(const char *path, uint32_t policy, uint32_t timeout)
 {
-	int mfd, rc, err;
+	int mfd;
 
 	if (mount_api() == MOUNT_API_SETATTR)
 		return setattr_expire(path, policy, timeout, 0);
-	mfd = open(path, O_PATH | O_CLOEXEC);
+	mfd = mountfd_at(path);
 	if (mfd < 0)
 		return -1;
-	rc = mountfd(mfd, MOUNTFD_CLOEXEC);
-	close(mfd);
-	if (rc < 0)
-		return -1;
-	mfd = rc;
-	rc = mountfd_set_expire(mfd, policy, timeout);
-	err = errno;
-	close(mfd);
-	errno = err;
-	return rc;
+	return close_keep_errno(mfd, mountfd_set_expire(mfd, policy, timeout));
 }
 
 /* Returns: 0 with ME filled, or -1 with errno set. */
 static inline int expiry_get(const char *path, struct mountfd_expire *me)
 {
 	struct am_statmount sm;
-	int mfd, rc, err;
+	int mfd;
 
 	if (mount_api() == MOUNT_API_SETATTR) {
 		if (statmount_expire(path, &sm))
@@ -227,19 +243,10 @@ static inline int expiry_get(const char *path, struct mountfd_expire *me)
 		me->me_remaining = sm.expire_remaining;
 		return 0;
 	}
-	mfd = open(path, O_PATH | O_CLOEXEC);
+	mfd = mountfd_at(path);
 	if (mfd < 0)
 		return -1;
-	rc = mountfd(mfd, MOUNTFD_CLOEXEC);
-	close(mfd);
-	if (rc < 0)
-		return -1;
-	mfd = rc;
-	rc = mountfd_get_expire(mfd, me);
-	err = errno;
-	close(mfd);
-	errno = err;
-	return rc;
+	return close_keep_errno(mfd, mountfd_get_expire(mfd, me));
 }
 
 #endif /* MOUNTFD_USER_H */
