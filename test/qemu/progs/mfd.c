@@ -37,21 +37,6 @@ static long now_ms(void)
 	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* A mountfd for PATH; the path fd is closed at once (a use of the mount). */
-static int open_mfd(const char *path)
-{
-	int dfd, mfd, err;
-
-	dfd = open(path, O_PATH | O_CLOEXEC);
-	if (dfd < 0)
-		return -1;
-	mfd = mountfd(dfd, MOUNTFD_CLOEXEC);
-	err = errno;
-	close(dfd);
-	errno = err;
-	return mfd;
-}
-
 static uint32_t policy_of(const char *s)
 {
 	if (!strcmp(s, "none"))
@@ -157,7 +142,7 @@ static int cmd_setexpire64(char **argv)
 
 	if (mount_api() == MOUNT_API_SETATTR)
 		return setattr_expire64(argv[2], secs);
-	mfd = open_mfd(argv[2]);
+	mfd = mountfd_at(argv[2]);
 	if (mfd < 0)
 		return fail();
 	memset(&me, 0, sizeof(me));
@@ -183,7 +168,7 @@ static int cmd_getexpire(char **argv)
 
 static int cmd_simple(char **argv, unsigned long cmd)
 {
-	int mfd = open_mfd(argv[2]);
+	int mfd = mountfd_at(argv[2]);
 
 	if (mfd < 0 || ioctl(mfd, cmd) < 0)
 		return fail();
@@ -206,7 +191,7 @@ static int cmd_info(char **argv)
 	struct mountfd_dev md;
 	char buf[4096];
 	size_t i;
-	int mfd = open_mfd(argv[2]);
+	int mfd = mountfd_at(argv[2]);
 
 	if (mfd < 0)
 		return fail();
@@ -226,7 +211,7 @@ static int cmd_erange(char **argv)
 {
 	char buf[2] = "x";
 	uint32_t needed = 0;
-	int mfd = open_mfd(argv[2]);
+	int mfd = mountfd_at(argv[2]);
 
 	if (mfd < 0)
 		return fail();
@@ -279,7 +264,7 @@ static int walk(int mfd)
 
 static int cmd_children(char **argv)
 {
-	int mfd = open_mfd(argv[2]);
+	int mfd = mountfd_at(argv[2]);
 
 	if (mfd < 0)
 		return fail();
@@ -288,7 +273,7 @@ static int cmd_children(char **argv)
 
 static int cmd_getdirfd(char **argv)
 {
-	int mfd = open_mfd(argv[2]), dfd;
+	int mfd = mountfd_at(argv[2]), dfd;
 
 	if (mfd < 0)
 		return fail();
@@ -301,7 +286,7 @@ static int cmd_getdirfd(char **argv)
 
 static int cmd_nexttop(char **argv)
 {
-	int mfd = open_mfd(argv[2]);
+	int mfd = mountfd_at(argv[2]);
 
 	if (mfd < 0 || ioctl(mfd, MOUNTFD_IOC_GETNEXTCHILD) < 0)
 		return fail();
@@ -312,7 +297,7 @@ static int cmd_nexttop(char **argv)
 /* DETACH PATH, show it is gone, ATTACH it onto TARGET. */
 static int cmd_move(char **argv)
 {
-	int mfd = open_mfd(argv[2]), tfd;
+	int mfd = mountfd_at(argv[2]), tfd;
 
 	if (mfd < 0 || ioctl(mfd, MOUNTFD_IOC_DETACH) < 0)
 		return fail();
@@ -329,7 +314,7 @@ static int cmd_move(char **argv)
 /* DETACH, then ATTACH onto SUBDIR of the detached tree itself. */
 static int cmd_attach_self(char **argv)
 {
-	int mfd = open_mfd(argv[2]), dfd, tfd, rc;
+	int mfd = mountfd_at(argv[2]), dfd, tfd, rc;
 
 	if (mfd < 0 || ioctl(mfd, MOUNTFD_IOC_DETACH) < 0)
 		return fail();
@@ -353,7 +338,7 @@ static int cmd_attach_self(char **argv)
 /* DETACH and close: the tree is dissolved, files in it keep working. */
 static int cmd_detach_close(char **argv)
 {
-	int mfd = open_mfd(argv[2]);
+	int mfd = mountfd_at(argv[2]);
 
 	if (mfd < 0 || ioctl(mfd, MOUNTFD_IOC_DETACH) < 0)
 		return fail();
@@ -458,7 +443,7 @@ static int cmd_mass(char **argv)
 			return fail();
 		/* a reference that keeps the mount busy (6.1: a mountfd, whose close is no use) */
 		fds[i] = !hold ? -1 : mount_api() == MOUNT_API_MOUNTFD ?
-			 open_mfd(path) : open(path, O_PATH | O_CLOEXEC);
+			 mountfd_at(path) : open(path, O_PATH | O_CLOEXEC);
 		if (hold && fds[i] < 0)
 			return fail();
 	}
@@ -570,7 +555,7 @@ static int cmd_umount_expire(char **argv)
 /* A mountfd made here, used from a new mount namespace. */
 static int cmd_otherns(char **argv)
 {
-	int mfd = open_mfd(argv[2]), rc;
+	int mfd = mountfd_at(argv[2]), rc;
 
 	if (mfd < 0 || unshare(CLONE_NEWNS))
 		return fail();
@@ -591,7 +576,7 @@ static int cmd_chroot_walk(char **argv)
 	procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (procfd < 0 || chroot(argv[2]) || chdir("/"))
 		return fail();
-	mfd = open_mfd("/");
+	mfd = mountfd_at("/");
 	if (mfd < 0)
 		return fail();
 	dfd = ioctl(mfd, MOUNTFD_IOC_GETDIRFD);
@@ -605,7 +590,7 @@ static int cmd_chroot_walk(char **argv)
 /* ATTACH the mount PATH lies on onto TARGET (a move for a mounted one). */
 static int cmd_attach(char **argv)
 {
-	int mfd = open_mfd(argv[2]), tfd;
+	int mfd = mountfd_at(argv[2]), tfd;
 
 	tfd = open(argv[3], O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (mfd < 0 || tfd < 0 || mountfd_attach(mfd, tfd))

@@ -187,7 +187,10 @@ static inline int setattr_expire(const char *path, uint32_t policy,
 			    AM_MOUNT_ATTR_SIZE_EXPIRE);
 }
 
-/* A mountfd for the mount PATH lies on.  Returns: the fd, or -1 with errno. */
+/*
+ * A mountfd for the mount PATH lies on; the path fd is closed at once (the
+ * walk is a use of the mount).  Returns: the fd, or -1 with errno.
+ */
 static inline int mountfd_at(const char *path)
 {
 	int fd, rc, err;
