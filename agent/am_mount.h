@@ -49,6 +49,8 @@ int am_expiry_set(struct am_ctx *ctx, int fd, unsigned int policy, unsigned int 
  * joins the requester's namespace.
  */
 bool am_expiry_present(void);
+/* A mountfd for the mount DIRFD lies on (6.1 series).  Returns: the fd, -errno. */
+int am_mountfd_open(int dirfd);
 /* Returns: true when expiry is read through statmount (the 6.12 series). */
 bool am_expiry_statmount(void);
 struct am_statmount;

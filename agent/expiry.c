@@ -133,8 +133,7 @@ bool am_expiry_statmount(void)
 	return expiry_api() == API_SETATTR;
 }
 
-/* A mountfd for the mount DIRFD lies on.  Returns: the fd, -errno. */
-static int mountfd_open(int dirfd)
+int am_mountfd_open(int dirfd)
 {
 	long fd = mountfd_call(dirfd);
 
@@ -145,7 +144,7 @@ static int mountfd_ioctl(int dirfd, unsigned long cmd, struct mountfd_expire *me
 {
 	int mfd, err = 0;
 
-	mfd = mountfd_open(dirfd);
+	mfd = am_mountfd_open(dirfd);
 	if (mfd < 0)
 		return mfd;
 	if (ioctl(mfd, cmd, me))

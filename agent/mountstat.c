@@ -67,7 +67,7 @@ int am_mounts_expiry_statmount(const struct am_mounts *ms, const bool *want,
 		if (n < 0)
 			return (int)n;
 		for (k = 0; k < n; k++)
-			stat_one(ms, want, ids[k], &res[0]);
+			stat_one(ms, want, ids[k], res);
 		if (n)
 			last = ids[n - 1];
 	} while (n == LSMT_PAGE);

@@ -172,31 +172,29 @@ static long mw_root(const struct mount_walk *w)
 
 static int mw_walk(struct mount_walk *w)
 {
-	long root = mw_root(w), mfd;
+	long root = mw_root(w);
 	struct mountfd_dev dev;
-	int dirfd, err = 0;
+	int dirfd, mfd;
 
 	if (root < 0)
 		return -ENOENT;
 	dirfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd < 0)
 		return -errno;
-	mfd = syscall(__NR_mountfd, dirfd, MOUNTFD_CLOEXEC, 0, 0, 0, 0);
-	if (mfd < 0)
-		err = -errno;
+	mfd = am_mountfd_open(dirfd);
 	close(dirfd);
-	if (err)
-		return err;
-	if (ioctl((int)mfd, MOUNTFD_IOC_GETDEV, &dev) ||
+	if (mfd < 0)
+		return mfd;
+	if (ioctl(mfd, MOUNTFD_IOC_GETDEV, &dev) ||
 	    dev.md_major != w->w_ms->ms_v[root].mi_major ||
 	    dev.md_minor != w->w_ms->ms_v[root].mi_minor) {
-		close((int)mfd);
+		close(mfd);
 		return -ENOENT;		/* a mount table not of this namespace */
 	}
 	if (w->w_want[root])
-		mw_read(w, (size_t)root, (int)mfd);
-	mw_children(w, (int)mfd, (size_t)root, 0);
-	close((int)mfd);
+		mw_read(w, (size_t)root, mfd);
+	mw_children(w, mfd, (size_t)root, 0);
+	close(mfd);
 	return 0;
 }
 
