@@ -103,7 +103,7 @@ int am_statmount_expiry(unsigned long long id, struct am_statmount *sm)
 static enum expiry_api api_probe(void)
 {
 	struct am_statmount sm;
-	__u64 id;
+	__u64 id = 0;	/* set when mnt_id_unique returns 0 */
 	int err;
 
 	err = mnt_id_unique(AT_FDCWD, "/", 0, &id);
@@ -169,7 +169,7 @@ static int setattr_set(int fd, unsigned int policy, unsigned int timeout)
 static int setattr_get(int dirfd, struct mountfd_expire *me)
 {
 	struct am_statmount sm;
-	__u64 id;
+	__u64 id = 0;	/* set when mnt_id_unique returns 0 */
 	int err;
 
 	err = mnt_id_unique(dirfd, "", AT_EMPTY_PATH, &id);
