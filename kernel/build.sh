@@ -50,14 +50,11 @@ if [ "${1:-}" = --kver ]; then
 	kver=${2:-}
 	shift 2 || die "--kver needs a version"
 fi
-kb=${KBUILD_DIR:-$top/_kbuild}
-case $kver in
-6.1) patchdir=$top/kernel/patches ;;
-6.12)
-	kb=$kb/6.12
-	patchdir=$top/kernel/patches/6.12 ;;
-*) die "KVER $kver: only 6.1 and 6.12 are supported" ;;
-esac
+# shellcheck source=kernel/kbuild-dir.sh
+. "$top/kernel/kbuild-dir.sh"
+kb=$(kbuild_dir "$top" "$kver") || exit 1
+patchdir=$top/kernel/patches
+[ "$kver" = 6.1 ] || patchdir=$patchdir/$kver
 tarball=${LINUX_TARBALL:-/usr/src/linux-source-$kver.tar.xz}
 pristine=$kb/pristine
 tree=$kb/linux

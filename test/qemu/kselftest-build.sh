@@ -7,8 +7,9 @@
 #   [KVER=6.12] test/qemu/kselftest-build.sh [TARGET...]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-kb=${KBUILD_DIR:-$top/_kbuild}
-[ "${KVER:-6.1}" = 6.1 ] || kb=$kb/$KVER
+# shellcheck source=kernel/kbuild-dir.sh
+. "$top/kernel/kbuild-dir.sh"
+kb=$(kbuild_dir "$top" "${KVER:-6.1}") || exit 2
 tree=$kb/linux
 out=$kb/kselftest
 hdr=$kb/kselftest-headers
