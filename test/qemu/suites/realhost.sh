@@ -364,22 +364,22 @@ lt=$(field "$load" tick_min_ns); ut=$(field "$userns" tick_min_ns)
 	printf 'exp-tick-walk-max\tstat max, the same (raw: no EXPIRE mounts)\tns\t%s\t-\t%s\n' \
 		"$(field "$load" max_ns)" "$(field "$base" max_ns)"
 } > /run/results/realhost-rows.tsv
-# The debug kernel's KASAN makes a stat 100 us and leaves its tails to the
-# host's load (two runs failed one figure each, not the same one): its
-# figures are printed, the targets are the base kernel's.
 # A stat over 2 ms is the host preempting the guest: none to 7 in a walk
 # on a quiet host, 50 to 500 on a loaded one, where p99 doubled with or
 # without ticks.  The tick adds at most one such stat per tick (a walk
 # waits for a tick's locks once), so more than that in either walk means
 # the host was too busy for the p99s to be compared: they are filed, and
 # the ratio is not asserted.
-bo=$(field "$base" over_2ms) lo=$(field "$load" over_2ms)
-noisy=$(( ${bo:-0} > 20 || ${lo:-0} > $(field "$load" ticks) + 20 ))
+bo=$(field "$base" over_2ms) lo=$(field "$load" over_2ms) lk=$(field "$load" ticks)
+noisy=$(( ${bo:-0} > 20 || ${lo:-0} > ${lk:-0} + 20 ))
+# The debug kernel's KASAN makes a stat 100 us and leaves its tails to the
+# host's load (two runs failed one figure each, not the same one): its
+# figures are printed, the targets are the base kernel's.
 if [ "$FLAVOR" = debug ]; then
 	echo "realhost: debug kernel, tick and walk figures not asserted"
 elif [ "$noisy" = 1 ]; then
 	t_skip tick-walk-p99-within-1.5x "host too busy to compare p99s: $bo and $lo stats over 2 ms"
-elif [ -n "$b99" ] && [ -n "$l99" ] && [ "$(field "$load" ticks)" -ge 3 ] &&
+elif [ -n "$b99" ] && [ -n "$l99" ] && [ "${lk:-0}" -ge 3 ] &&
 	[ $((l99 * 2)) -le $((b99 * 3)) ]; then
 	t_pass tick-walk-p99-within-1.5x
 else
