@@ -25,6 +25,7 @@ struct am_mopts {
 	int mo_negative_timeout;	/* -1: not given */
 	int mo_browse;			/* -1: not given, 0, 1 */
 	int mo_strictexpire;		/* -1: not given, 0, 1 */
+	unsigned long mo_propagation;	/* of bind mounts: MS_SLAVE... ; 0 not given */
 	char *mo_mntopts;		/* comma-separated, "" when none */
 	struct am_vars mo_defines;	/* -DNAME=value */
 	char **mo_argv;			/* NULL-terminated map arguments */

@@ -157,7 +157,18 @@ struct am_mount_req {
 	const char *mr_options;		/* comma-separated, master + map merged */
 	unsigned int mr_timeout_ms;	/* bound on the whole mount attempt */
 	const struct am_host *mr_host;
+	/* of a bind mount: MS_SLAVE, MS_PRIVATE, MS_SHARED; 0 is MS_SLAVE */
+	unsigned long mr_propagation;
 };
+
+/* A request's mr_propagation, 0 from an agent whose request has none. */
+static inline unsigned long am_mount_req_propagation(const struct am_mount_req *req)
+{
+	if (req->mr_size < offsetof(struct am_mount_req, mr_propagation) +
+			   sizeof(req->mr_propagation))
+		return 0;
+	return req->mr_propagation;
+}
 
 struct am_mount_ops {
 	uint32_t abi;			/* AM_MOUNT_ABI */

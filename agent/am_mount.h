@@ -27,10 +27,11 @@ struct am_trigger {
 /* Returns: the module name that mounts M ("nfs", "bind", "generic"). */
 const char *am_mount_module_name(const struct am_mnt *m);
 /*
- * Build M detached through its mount module.
+ * Build M detached through its mount module; a bind mount gets the
+ * PROPAGATION the master map gave (MS_*, 0: slave).
  * Returns: a mount fd, or -errno (logged).
  */
-int am_mount_build(struct am_ctx *ctx, const struct am_mnt *m);
+int am_mount_build(struct am_ctx *ctx, const struct am_mnt *m, unsigned long propagation);
 /* A small read-only tmpfs holding the directories DIRS (relative). */
 int am_mount_holder(const char *const *dirs, size_t ndirs);
 /* Returns: a detached autofsng mount fd, or -errno (logged). */

@@ -178,7 +178,7 @@ static int plan_build(struct am_ctx *ctx, const struct am_request *rq,
 
 	plan_fd_room(lp->lp_nkids);
 	if (lp->lp_mnt && lp->lp_mnt->mn_nlocs)
-		lp->lp_fd = am_mount_build(ctx, lp->lp_mnt);
+		lp->lp_fd = am_mount_build(ctx, lp->lp_mnt, rs->rs_mo.mo_propagation);
 	else
 		lp->lp_fd = plan_holder(rq, lp);
 	if (lp->lp_fd < 0)

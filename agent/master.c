@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 
 #include "am_master.h"
 
@@ -178,6 +179,12 @@ static bool mopts_word(struct am_mopts *mo, const char *word)
 		mo->mo_browse = 0;
 	else if (!strcmp(word, "strictexpire"))	/* only references keep a mount */
 		mo->mo_strictexpire = 1;
+	else if (!strcmp(word, "slave"))	/* bind mounts' propagation */
+		mo->mo_propagation = MS_SLAVE;
+	else if (!strcmp(word, "private"))
+		mo->mo_propagation = MS_PRIVATE;
+	else if (!strcmp(word, "shared"))
+		mo->mo_propagation = MS_SHARED;
 	return true;
 }
 

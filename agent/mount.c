@@ -96,7 +96,7 @@ static int mount_submap(struct am_ctx *ctx, const struct am_mnt *m)
 	return fd;
 }
 
-int am_mount_build(struct am_ctx *ctx, const struct am_mnt *m)
+int am_mount_build(struct am_ctx *ctx, const struct am_mnt *m, unsigned long propagation)
 {
 	const char *name = am_mount_module_name(m);
 	const struct am_mount_ops *ops;
@@ -108,6 +108,7 @@ int am_mount_build(struct am_ctx *ctx, const struct am_mnt *m)
 		.mr_options = m->mn_options,
 		.mr_timeout_ms = ctx->ac_conf.cf_mount_timeout * 1000,
 		.mr_host = &ctx->ac_host,
+		.mr_propagation = propagation,
 	};
 	const void *p;
 	int err;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The bind mount module: a detached clone of a local directory (open_tree
- * with OPEN_TREE_CLONE), "rbind" for the whole subtree, with the per-mount
- * flags of the options.
+ * The bind mount module: a detached clone of a local directory
+ * (bindclone.c), "rbind" for the whole subtree, with the per-mount flags of
+ * the options and the propagation of the master map.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +12,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "am_bindclone.h"
 #include "am_mntattr.h"
 #include "am_module.h"
 
@@ -43,6 +44,7 @@ static int bind_mount(const struct am_mount_req *req)
 	const char *path;
 	uint64_t attr;
 	struct stat st;
+	char why[512];
 	int fd, err;
 
 	if (req->mr_nlocs < 1)
@@ -63,19 +65,9 @@ static int bind_mount(const struct am_mount_req *req)
 	err = am_mntattr_split(req->mr_options, &attr, bind_opt, &bo);
 	if (err)
 		return err;
-	fd = open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
-		       (bo.recursive ? AT_RECURSIVE : 0));
-	if (fd < 0) {
-		err = -errno;
-		h->ah_log(h->ah_ctx, LOG_ERR, "bind mount of %s: open_tree: %s", path, strerror(errno));
-		return err;
-	}
-	err = am_mntattr_apply(fd, attr);
-	if (err) {
-		h->ah_log(h->ah_ctx, LOG_ERR, "bind mount of %s: mount_setattr: %s", path, strerror(-err));
-		close(fd);
-		return err;
-	}
+	fd = am_bind_clone(path, bo.recursive, attr, am_mount_req_propagation(req), why, sizeof(why));
+	if (fd < 0)
+		h->ah_log(h->ah_ctx, LOG_ERR, "bind mount: %s", why);
 	return fd;
 }
 

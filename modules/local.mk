@@ -1,7 +1,8 @@
 # modules: mount modules, each mount_<name>.so in $(moduledir).
 module_LTLIBRARIES += modules/mount_bind.la modules/mount_generic.la
 
-MOUNT_BIND_SOURCES = modules/bind.c modules/mntattr.c modules/am_mntattr.h
+MOUNT_BIND_SOURCES = modules/bind.c modules/bindclone.c modules/am_bindclone.h \
+	modules/mntattr.c modules/am_mntattr.h
 modules_mount_bind_la_SOURCES = $(MOUNT_BIND_SOURCES)
 modules_mount_bind_la_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
 modules_mount_bind_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS)
@@ -13,10 +14,12 @@ modules_mount_generic_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS)
 # NFS: new mount API, version negotiation, replica ranking by RPC NULL ping.
 module_LTLIBRARIES += modules/mount_nfs.la
 modules_mount_nfs_la_SOURCES = modules/nfs.c \
+	modules/bindclone.c modules/am_bindclone.h modules/mntattr.c modules/am_mntattr.h \
 	modules/nfs_addr.c modules/nfs_addr.h \
 	modules/nfs_fs.c modules/nfs_fs.h \
 	modules/nfs_opts.c modules/nfs_opts.h \
 	modules/nfs_ping.c modules/nfs_ping.h
+modules_mount_nfs_la_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
 modules_mount_nfs_la_CFLAGS = $(AM_CFLAGS) $(TIRPC_CFLAGS) -pthread
 # libtirpc is opened by nfs_ping.c when it pings, not linked (see there)
 modules_mount_nfs_la_LIBADD = $(LIBADD_DLOPEN)

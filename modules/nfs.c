@@ -46,6 +46,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "am_bindclone.h"
 #include "am_module.h"
 #include "nfs_addr.h"
 #include "nfs_fs.h"
@@ -205,8 +206,8 @@ static int nfs_local_mount(struct nfs_req *r, const struct nfs_server *s)
 {
 	int fd;
 
-	fd = nfs_fs_bind(s->ns_loc->al_path, &r->nr_opts, r->nr_err,
-			 sizeof(r->nr_err));
+	fd = am_bind_clone(s->ns_loc->al_path, false, r->nr_opts.no_attr,
+			   am_mount_req_propagation(r->nr_req), r->nr_err, sizeof(r->nr_err));
 	if (fd >= 0)
 		nfs_log(r->nr_req, LOG_INFO,
 			"%s is on this host: bind mount of %s in %ld ms",

@@ -4,7 +4,6 @@
  * fs_context log of the fsopen() fd: errno alone says EINVAL, the log says
  * which option and why.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -107,28 +106,4 @@ int nfs_fs_mount(const struct nfs_fs_args *a, char *err, size_t errlen,
 out_close:
 	close(fsfd);
 	return ret;
-}
-
-int nfs_fs_bind(const char *path, const struct nfs_opts *o, char *err,
-		size_t errlen)
-{
-	struct mount_attr attr = { .attr_set = o->no_attr };
-	int fd, ret;
-
-	fd = open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "open_tree(%s): %s", path, strerror(-ret));
-		return ret;
-	}
-	if (o->no_attr & MOUNT_ATTR__ATIME)
-		attr.attr_clr = MOUNT_ATTR__ATIME;
-	if (o->no_attr &&
-	    mount_setattr(fd, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "mount_setattr(%s): %s", path, strerror(-ret));
-		close(fd);
-		return ret;
-	}
-	return fd;
 }

@@ -28,8 +28,4 @@ struct nfs_fs_args {
 int nfs_fs_mount(const struct nfs_fs_args *a, char *err, size_t errlen,
 		 bool *refused);
 
-/* A detached clone of local PATH with the attributes of O.  Returns: fd or -errno. */
-int nfs_fs_bind(const char *path, const struct nfs_opts *o, char *err,
-		size_t errlen);
-
 #endif /* NFS_FS_H */

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 
 #include "am_agent.h"
 #include "am_maptext.h"
@@ -200,6 +201,9 @@ static int cmd_master(const char *path)
 		printf("  timeout %d negative %d browse %d strictexpire %d mount-options %s\n",
 		       mo.mo_timeout, mo.mo_negative_timeout, mo.mo_browse, mo.mo_strictexpire,
 		       *mo.mo_mntopts ? mo.mo_mntopts : "-");
+		if (mo.mo_propagation)
+			printf("  bind propagation %s\n", mo.mo_propagation == MS_SLAVE ? "slave" :
+			       mo.mo_propagation == MS_PRIVATE ? "private" : "shared");
 		for (k = 0; k < mo.mo_argc; k++)
 			printf("  argument %s\n", mo.mo_argv[k]);
 		for (len = 0; len < mo.mo_defines.av_n; len++)

@@ -23,7 +23,6 @@
 #include <linux/trap_helper.h>
 #include <uapi/linux/autofsng.h>
 
-#define AUTOFSNG_SUPER_MAGIC	0x7d92b1a0
 #define AUTOFSNG_ROOT_INO	1
 
 /* The fd numbers the helper finds its descriptors at (after 0, 1, 2). */

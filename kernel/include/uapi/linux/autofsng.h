@@ -17,6 +17,8 @@
 
 /* The filesystem type, for mount(2) and fsopen(2). */
 #define AUTOFSNG_FSTYPE			"autofsng"
+/* Its f_type in statfs(2): how the agent tells a trap from a directory. */
+#define AUTOFSNG_SUPER_MAGIC		0x7d92b1a0
 
 /* Mount options.  Each may be given once at mount time. */
 /* Flags: a directory of keys (the default), or the mount point is one trap. */
