@@ -14,6 +14,12 @@
  * whose starter was killed before its agent could run (see helper.c)
  * ends with neither: its waiters start again.
  *
+ * A trap that is the root of a mount sitting on an autofsng trap (a copy
+ * of a trigger attached onto a trigger) is reached only through that
+ * trap, right after it: running the agent there would leave one more
+ * copy and fire again, for ever.  Such a walk fails with ELOOP before any
+ * agent runs (autofsng_trap_on_trap()).
+ *
  * Requests are hashed by trap dentry.  The negative cache is hashed by
  * key and bounded by fs.autofsng.negative_max per superblock: a new
  * entry beyond it evicts the oldest.  Both live under sbi->lock.
@@ -435,6 +441,22 @@ static int autofsng_request_start(struct autofsng_request *req)
 	return autofsng_helper_run(h);
 }
 
+/* Whether the trap @path is the root of a mount on an autofsng trap. */
+static bool autofsng_trap_on_trap(const struct path *path)
+{
+	struct path up = *path;
+	bool trap = false;
+
+	if (path->dentry != path->mnt->mnt_root)
+		return false;
+	path_get(&up);
+	if (follow_up(&up) &&
+	    up.dentry->d_sb->s_type == path->dentry->d_sb->s_type)
+		trap = READ_ONCE(up.dentry->d_flags) & DCACHE_NEED_AUTOMOUNT;
+	path_put(&up);
+	return trap;
+}
+
 /**
  * autofsng_request_mount - ->d_automount of every trap
  * @path: the trap in the requester's mount
@@ -443,7 +465,8 @@ static int autofsng_request_start(struct autofsng_request *req)
  *
  * Return: NULL when a mount now covers @path (the walk continues into
  * it), or an error: -ENOENT for a key the agent did not mount, -EISDIR
- * for the agent itself, -EPERM for a non-initial user namespace.
+ * for the agent itself, -EPERM for a non-initial user namespace, -ELOOP
+ * for a trap mounted on a trap.
  */
 struct vfsmount *autofsng_request_mount(struct path *path)
 {
@@ -461,6 +484,12 @@ struct vfsmount *autofsng_request_mount(struct path *path)
 				    autofsng_key_of(sbi, dentry), sbi->mapname,
 				    task_pid_nr(current));
 		return ERR_PTR(-EPERM);
+	}
+	if (autofsng_trap_on_trap(path)) {
+		pr_warn_ratelimited("refused lookup of key '%*pE' in map %s: its trigger is mounted on a trigger, which a walk would enter again (ELOOP)\n",
+				    (int)strlen(autofsng_key_of(sbi, dentry)),
+				    autofsng_key_of(sbi, dentry), sbi->mapname);
+		return ERR_PTR(-ELOOP);
 	}
 	do {
 		started = false;

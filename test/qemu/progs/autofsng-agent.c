@@ -13,6 +13,8 @@
  *   crash              abort() without mounting
  *   hang               never exit (until killed)
  *   nomount            exit 0 without mounting
+ *   selftrap           attach a clone of the trap itself onto the trap
+ *                      (what a source resolved through the trap gives)
  *   passthrough PATH   a child in the agent's process group opens PATH
  *                      (normally the trap itself) first, then mount
  *
@@ -150,6 +152,23 @@ static int mount_tmpfs(const char *key)
 	return 0;
 }
 
+/* Clone the trap MOUNTFD names and attach the clone onto it. */
+static int mount_selftrap(void)
+{
+	int target = env_fd("MOUNTFD"), ns = env_fd("MNTNSFD"), mfd;
+
+	if (ns < 0 || target < 0 || setns(ns, CLONE_NEWNS) < 0)
+		return -1;
+	mfd = open_tree(target, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+	if (mfd < 0)
+		return -1;
+	if (move_mount(mfd, "", target, "",
+		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		return -1;
+	close(mfd);
+	return 0;
+}
+
 static void sleep_seconds(double s)
 {
 	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
@@ -200,6 +219,12 @@ static int do_lookup(void)
 	}
 	if (!strcmp(action, "nomount")) {
 		log_call("lookup", "nomount");
+		return 0;
+	}
+	if (!strcmp(action, "selftrap")) {
+		snprintf(what, sizeof(what), "selftrap: %s",
+			 mount_selftrap() ? strerror(errno) : "attached");
+		log_call("lookup", what);
 		return 0;
 	}
 	if (!strcmp(action, "sleep"))

@@ -108,6 +108,7 @@ delta ok
 failing fail 3
 crashing crash
 empty nomount
+selfloop selftrap
 missing-later fail 1
 slow sleep 1
 stuck hang
@@ -370,6 +371,22 @@ touch /tmp/go
 wait $p
 t_eq browse-refresh-during-listing-old 100000 "$(cat /tmp/paused)"
 umount /mnt/big
+
+# --- a trap attached onto its own trap -----------------------------------
+# What an agent leaves when a source resolves through a trigger: a clone
+# of the trap on the trap.  The walk would enter it and fire again, one
+# more clone each time; the kernel fails it with ELOOP after one run, and
+# every later walk through it too, without running the agent.
+dmesg -C
+out=$(timeout 20 stat /mnt/auto/selfloop/x 2>&1)
+t_ok selftrap-eloop grep -q 'Too many levels of symbolic links' <<<"$out"
+t_eq selftrap-one-run 1 "$(lookups selfloop)"
+out=$(timeout 20 ls /mnt/auto/selfloop 2>&1)
+t_ok selftrap-again-eloop grep -q 'Too many levels of symbolic links' <<<"$out"
+t_eq selftrap-again-no-run 1 "$(lookups selfloop)"
+t_eq selftrap-one-clone 1 "$(awk '$5 == "/mnt/auto/selfloop"' /proc/self/mountinfo | wc -l)"
+t_ok selftrap-logged sh -c "dmesg | grep -q \"key 'selfloop' .*its trigger is mounted on a trigger\""
+t_ok selftrap-umount umount /mnt/auto/selfloop
 
 # --- figures ---------------------------------------------------------------------
 
