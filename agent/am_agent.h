@@ -53,6 +53,8 @@ struct am_ctx {
 	struct am_rqvars *ac_rqvars;
 	/* "file:line" of the entry a file backend returned last, or "" */
 	char ac_where[512];
+	/* the source other than a map file that an include found it in, or "" */
+	char ac_via[512];
 };
 
 /* Returns: 0, -EINVAL (configuration error, logged), -errno. */

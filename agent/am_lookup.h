@@ -20,6 +20,13 @@ struct am_request {
 	gid_t rq_gid;
 };
 
+/* How far an entry is trusted (trust.c decides, from every source it passed). */
+enum am_trust {
+	AM_TRUST_LOCAL,			/* the administrator's map files only */
+	AM_TRUST_FOREIGN,		/* a directory service, a program, an include of one */
+	AM_TRUST_REMOTE,		/* a server's answer (the hosts map) */
+};
+
 /* The entry a request resolves to, parsed. */
 struct am_resolved {
 	struct am_mopts rs_mo;
@@ -27,6 +34,9 @@ struct am_resolved {
 	char *rs_text;			/* entry as the source returned it */
 	char *rs_source;		/* "file:/etc/auto.home" */
 	char *rs_where;			/* "file:line" of a file map's entry, or NULL */
+	char *rs_via;			/* the non-file source an include found it in */
+	enum am_trust rs_trust;		/* am_trust_decide() */
+	char rs_trust_why[160];		/* "foreign (via +nis:auto.home)" */
 	bool rs_wildcard;		/* matched by "*" */
 	unsigned int rs_timeout;	/* idle seconds before expiry */
 	bool rs_strictexpire;		/* only references keep the mount */
@@ -39,6 +49,12 @@ struct am_resolved {
 int am_resolve(struct am_ctx *ctx, const struct am_request *rq, struct am_resolved *rs);
 void am_resolved_free(struct am_resolved *rs);
 /*
+ * The one decision of an entry's trust: the least trusted of its source,
+ * the source an include found it in and the entry that named its map
+ * (MAPOPTIONS' --autofsng-foreign); sets rs_trust and rs_trust_why.
+ */
+void am_trust_decide(struct am_resolved *rs);
+/*
  * The master map options an entry is parsed with: for an entry from
  * outside the host (every source but a map file) nosuid,nodev under them.
  * Returns: malloc'd, or NULL.
@@ -46,8 +62,8 @@ void am_resolved_free(struct am_resolved *rs);
 char *am_trust_defopts(const struct am_resolved *rs);
 /* A foreign entry's own options cannot lift nosuid,nodev.  Returns: 0, -ENOMEM. */
 int am_trust_clamp(struct am_resolved *rs);
-/* A server's answer never names a local path.  Returns: 0, -EINVAL (WHY). */
-int am_trust_check_remote(const struct am_resolved *rs, char *why, size_t len);
+/* A foreign entry names no local path.  Returns: 0, -EINVAL (WHY). */
+int am_trust_check_locations(const struct am_resolved *rs, char *why, size_t len);
 /* A nested map from outside the host is only named.  Returns: an am_exit code. */
 int am_trust_check_submaps(const struct am_request *rq, const struct am_resolved *rs);
 /*

@@ -20,12 +20,19 @@ int am_mapspec_parse(const char *spec, struct am_mapspec *ms);
 void am_mapspec_free(struct am_mapspec *ms);
 
 /* What follows the map name: agent options, mount options, map arguments. */
+/*
+ * The master map option the agent gives a nested map that a foreign entry
+ * named (mount.c): its entries are foreign too (trust.c).
+ */
+#define AM_MOPT_FOREIGN	"--autofsng-foreign"
+
 struct am_mopts {
 	int mo_timeout;			/* -1: not given */
 	int mo_negative_timeout;	/* -1: not given */
 	int mo_browse;			/* -1: not given, 0, 1 */
 	int mo_strictexpire;		/* -1: not given, 0, 1 */
 	unsigned long mo_propagation;	/* of bind mounts: MS_SLAVE... ; 0 not given */
+	bool mo_foreign;		/* AM_MOPT_FOREIGN: named by a foreign entry */
 	char *mo_mntopts;		/* comma-separated, "" when none */
 	struct am_vars mo_defines;	/* -DNAME=value */
 	char **mo_argv;			/* NULL-terminated map arguments */

@@ -26,12 +26,24 @@ struct am_trigger {
 
 /* Returns: the module name that mounts M ("nfs", "bind", "generic"). */
 const char *am_mount_module_name(const struct am_mnt *m);
+/* What the resolution of an entry adds to building its mounts. */
+struct am_build {
+	unsigned long ab_propagation;	/* of bind mounts: MS_*, 0 is slave */
+	bool ab_foreign;		/* the entry's trust is not local (trust.c) */
+};
+
 /*
- * Build M detached through its mount module; a bind mount gets the
- * PROPAGATION the master map gave (MS_*, 0: slave).
+ * Build M detached through its mount module.
  * Returns: a mount fd, or -errno (logged).
  */
-int am_mount_build(struct am_ctx *ctx, const struct am_mnt *m, unsigned long propagation);
+int am_mount_build(struct am_ctx *ctx, const struct am_mnt *m, const struct am_build *ab);
+/*
+ * The master map options of the nested map an fstype=autofs entry with
+ * options OPTS names; FOREIGN: only browse and timeout pass, and the map
+ * inherits the entry's trust.  *BROWSE is set when they say.
+ * Returns: malloc'd, or NULL.
+ */
+char *am_submap_options(const char *opts, bool foreign, bool *browse);
 /* A small read-only tmpfs holding the directories DIRS (relative). */
 int am_mount_holder(const char *const *dirs, size_t ndirs);
 /* Returns: a detached autofsng mount fd, or -errno (logged). */

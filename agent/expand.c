@@ -292,6 +292,19 @@ static int expand_host_key(const char *key, bool bracket, char *err, size_t errl
 	return -EINVAL;
 }
 
+/*
+ * KEY where '&' stands in an option word ("-uid=&"): a key any user
+ * chooses must not add options or end the word.  Returns: 0, -EINVAL.
+ */
+static int expand_option_key(const char *key, char *err, size_t errlen)
+{
+	if (!key[strcspn(key, ", \t\"\\")])
+		return 0;
+	snprintf(err, errlen, "key '%.60s' stands in an option with '&' but holds ',', "
+		 "a blank, a quote or a backslash", key);
+	return -EINVAL;
+}
+
 /* Returns: the start of the word after P, or WORD when P does not end it. */
 static const char *expand_word(const char *word, const char *p, bool quoted)
 {
@@ -319,8 +332,9 @@ int am_sun_expand(const char *text, const char *key, const struct am_vars *vars,
 				am_buf_putc(&b, *p);
 				break;
 			}
-			if (expand_in_host(word, p, quoted, &bracket) &&
-			    expand_host_key(key, bracket, err, errlen)) {
+			if ((expand_in_host(word, p, quoted, &bracket) &&
+			     expand_host_key(key, bracket, err, errlen)) ||
+			    (*word == '-' && expand_option_key(key, err, errlen))) {
 				am_buf_free(&b);
 				return -EINVAL;
 			}

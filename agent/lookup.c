@@ -174,11 +174,15 @@ static int plan_build(struct am_ctx *ctx, const struct am_request *rq,
 			ctx->ac_conf.cf_negative_timeout,
 		.tg_cache_ttl = ctx->ac_conf.cf_cache_ttl,
 	};
+	struct am_build ab = {
+		.ab_propagation = rs->rs_mo.mo_propagation,
+		.ab_foreign = rs->rs_trust != AM_TRUST_LOCAL,
+	};
 	size_t i;
 
 	plan_fd_room(lp->lp_nkids);
 	if (lp->lp_mnt && lp->lp_mnt->mn_nlocs)
-		lp->lp_fd = am_mount_build(ctx, lp->lp_mnt, rs->rs_mo.mo_propagation);
+		lp->lp_fd = am_mount_build(ctx, lp->lp_mnt, &ab);
 	else
 		lp->lp_fd = plan_holder(rq, lp);
 	if (lp->lp_fd < 0)
@@ -436,7 +440,17 @@ int am_cmd_list(struct am_ctx *ctx)
 
 /* ---- test ------------------------------------------------------------ */
 
-static void test_print_mnt(const struct am_mnt *m)
+/* An fstype=autofs entry: the master map options its nested map gets. */
+static void test_print_submap(const struct am_mnt *m, bool foreign)
+{
+	bool browse = false;
+	char *opt = am_submap_options(m->mn_options, foreign, &browse);
+
+	printf("  nested map options %s\n", opt && *opt ? opt : "-");
+	free(opt);
+}
+
+static void test_print_mnt(const struct am_mnt *m, bool foreign)
 {
 	size_t i;
 
@@ -453,6 +467,8 @@ static void test_print_mnt(const struct am_mnt *m)
 	}
 	if (!m->mn_nlocs)
 		printf("  nothing mounted here\n");
+	if (!strcmp(m->mn_fstype, "autofs"))
+		test_print_submap(m, foreign);
 }
 
 /*
@@ -525,13 +541,14 @@ int am_cmd_test(struct am_ctx *ctx, const char *map, const char *key, const char
 	}
 	printf("map %s key %s\n", map, key);
 	printf("source %s%s\n", rs.rs_source, rs.rs_wildcard ? " (wildcard entry *)" : "");
+	printf("trust %s\n", rs.rs_trust_why);
 	printf("entry %s\n", rs.rs_text);
 	printf("expire after %u s%s%s\n", rs.rs_timeout,
 	       rs.rs_entry.en_multi ? ", the whole tree at once" : "",
 	       rs.rs_strictexpire ? ", strictexpire: only references keep it, a path walk does not" :
 				    "");
 	for (i = 0; i < rs.rs_entry.en_nmnts; i++) {
-		test_print_mnt(&rs.rs_entry.en_mnts[i]);
+		test_print_mnt(&rs.rs_entry.en_mnts[i], rs.rs_trust != AM_TRUST_LOCAL);
 		if (strcmp(rs.rs_entry.en_mnts[i].mn_offset, "/"))
 			printf("  lazily, through a direct autofsng trigger at %s%s\n", key,
 			       rs.rs_entry.en_mnts[i].mn_offset);

@@ -200,6 +200,10 @@ static int mopts_option(struct am_mopts *mo, const char *tok, const char *next,
 	size_t n = eq ? (size_t)(eq - tok) : strlen(tok);
 	int ret;
 
+	if (!strcmp(tok, AM_MOPT_FOREIGN)) {
+		mo->mo_foreign = true;
+		return 1;
+	}
 	/* "-t 60", "-t=60", "--timeout=60", "-timeout 60" */
 	if ((n == 9 && !strncmp(tok, "--timeout", 9)) ||
 	    (n == 8 && !strncmp(tok, "-timeout", 8)) || (n == 2 && !strncmp(tok, "-t", 2))) {

@@ -42,9 +42,14 @@ const char *am_mount_module_name(const struct am_mnt *m)
 /*
  * The options of an fstype=autofs entry, as autofs-tools reads them:
  * browse, nobrowse, timeout=N and master map options such as --timeout=N
- * belong to the submount, the rest are mount options for its map's entries.  Returns: master map options, or NULL.
+ * belong to the submount, the rest are mount options for its map's
+ * entries.  A FOREIGN entry (trust.c) gives only browse, nobrowse and the
+ * timeout: its mount options would become the nested map's master options,
+ * whose suid or dev lift the clamp and whose -D reach a program map's
+ * environment; instead the nested map inherits its trust, marked
+ * --autofsng-foreign.  Returns: master map options, or NULL.
  */
-static char *submap_options(const char *opts, bool *browse)
+char *am_submap_options(const char *opts, bool foreign, bool *browse)
 {
 	struct am_buf own = { 0 }, mnt = { 0 };
 	const char *p, *e;
@@ -57,11 +62,15 @@ static char *submap_options(const char *opts, bool *browse)
 			*browse = false;
 		else if (am_startswith(p, "timeout="))
 			am_buf_printf(&own, "--%.*s ", (int)(e - p), p);
+		else if (foreign)
+			continue;
 		else if (p[0] == '-')
 			am_buf_printf(&own, "%.*s ", (int)(e - p), p);
 		else if (e > p)
 			am_buf_printf(&mnt, "%s%.*s", mnt.ab_len ? "," : "-", (int)(e - p), p);
 	}
+	if (foreign)
+		am_buf_puts(&own, AM_MOPT_FOREIGN " ");
 	am_buf_puts(&own, mnt.ab_s ? mnt.ab_s : "");
 	am_buf_free(&mnt);
 	return am_buf_steal(&own);
@@ -71,7 +80,7 @@ static char *submap_options(const char *opts, bool *browse)
  * fstype=autofs: a nested indirect trigger for the map its location names,
  * where autofs-tools would start a submount.  Returns: a mount fd, -errno.
  */
-static int mount_submap(struct am_ctx *ctx, const struct am_mnt *m)
+static int mount_submap(struct am_ctx *ctx, const struct am_mnt *m, bool foreign)
 {
 	struct am_trigger tg = {
 		.tg_browse = ctx->ac_conf.cf_browse,
@@ -86,7 +95,7 @@ static int mount_submap(struct am_ctx *ctx, const struct am_mnt *m)
 		       m->mn_offset);
 		return -EINVAL;
 	}
-	opt = submap_options(m->mn_options, &tg.tg_browse);
+	opt = am_submap_options(m->mn_options, foreign, &tg.tg_browse);
 	if (!opt)
 		return -ENOMEM;
 	tg.tg_map = m->mn_locs[0].al_path;
@@ -96,7 +105,7 @@ static int mount_submap(struct am_ctx *ctx, const struct am_mnt *m)
 	return fd;
 }
 
-int am_mount_build(struct am_ctx *ctx, const struct am_mnt *m, unsigned long propagation)
+int am_mount_build(struct am_ctx *ctx, const struct am_mnt *m, const struct am_build *ab)
 {
 	const char *name = am_mount_module_name(m);
 	const struct am_mount_ops *ops;
@@ -108,13 +117,13 @@ int am_mount_build(struct am_ctx *ctx, const struct am_mnt *m, unsigned long pro
 		.mr_options = m->mn_options,
 		.mr_timeout_ms = ctx->ac_conf.cf_mount_timeout * 1000,
 		.mr_host = &ctx->ac_host,
-		.mr_propagation = propagation,
+		.mr_propagation = ab->ab_propagation,
 	};
 	const void *p;
 	int err;
 
 	if (!strcmp(m->mn_fstype, "autofs"))
-		return mount_submap(ctx, m);
+		return mount_submap(ctx, m, ab->ab_foreign);
 	err = am_module_load(ctx, AM_MODULE_MOUNT, name, &p);
 	if (err)
 		return err;

@@ -16,6 +16,7 @@ void am_resolved_free(struct am_resolved *rs)
 	free(rs->rs_text);
 	free(rs->rs_source);
 	free(rs->rs_where);
+	free(rs->rs_via);
 	memset(rs, 0, sizeof(*rs));
 }
 
@@ -33,6 +34,7 @@ static int resolve_fetch(struct am_ctx *ctx, const struct am_request *rq,
 	if (err)
 		return err == -ENOMEM ? AM_EXIT_INTERNAL : AM_EXIT_USAGE;
 	ctx->ac_where[0] = '\0';
+	ctx->ac_via[0] = '\0';
 	err = am_chain_lookup(&ch, rq->rq_key, &rs->rs_text, &desc);
 	if ((err == -ENOENT || err == -EAGAIN) && !direct) {
 		int werr = am_chain_lookup(&ch, "*", &rs->rs_text, &desc);
@@ -46,6 +48,8 @@ static int resolve_fetch(struct am_ctx *ctx, const struct am_request *rq,
 		rs->rs_source = strdup(desc);
 	if (!err && ctx->ac_where[0])
 		rs->rs_where = strdup(ctx->ac_where);
+	if (!err && ctx->ac_via[0])
+		rs->rs_via = strdup(ctx->ac_via);
 	am_chain_free(&ch);
 	if (err == -ENODEV) {
 		am_log(LOG_ERR, "map %s: not found in any source", rq->rq_map);
@@ -86,7 +90,7 @@ static int resolve_parse(const struct am_request *rq, struct am_rqvars *rv,
 	if (!err)
 		err = am_sun_parse(expanded, defopts, &rs->rs_entry, why, sizeof(why));
 	if (!err)
-		err = am_trust_check_remote(rs, why, sizeof(why));
+		err = am_trust_check_locations(rs, why, sizeof(why));
 	if (!err)
 		err = am_trust_clamp(rs);
 	free(expanded);
@@ -136,6 +140,8 @@ int am_resolve(struct am_ctx *ctx, const struct am_request *rq, struct am_resolv
 		ret = resolve_fetch(ctx, rq, rs);
 	ctx->ac_rqvars = NULL;
 	am_stage_enter(AM_STAGE_PARSE);
+	if (!ret)
+		am_trust_decide(rs);
 	if (!ret)
 		ret = resolve_parse(rq, &rv, rs);
 	if (!ret)

@@ -70,6 +70,7 @@ static void include_pop(struct am_ctx *ctx)
 
 static int host_include_lookup(void *vctx, const char *map, const char *key, char **entry)
 {
+	struct am_ctx *ctx = vctx;
 	struct am_chain ch;
 	const char *desc;
 	int err;
@@ -78,6 +79,13 @@ static int host_include_lookup(void *vctx, const char *map, const char *key, cha
 	if (err)
 		return err == -ENOMEM ? err : -ENOENT;
 	err = am_chain_lookup(&ch, key, entry, &desc);
+	/*
+	 * The entry is the included source's answer: its trust goes up with
+	 * it (trust.c).  The innermost include answers first, so a map file
+	 * including a file that includes NIS keeps NIS.
+	 */
+	if (!err && !ctx->ac_via[0] && !am_startswith(desc, "file:"))
+		snprintf(ctx->ac_via, sizeof(ctx->ac_via), "%s", desc);
 	am_chain_free(&ch);
 	/* a missing included map is logged by its open and has no keys */
 	return err == -ENODEV ? -ENOENT : err;

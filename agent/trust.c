@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What an entry may do, by where it came from (design.md 3a): an entry
- * from outside the host (a server's answer, a directory service, a program's
- * output: every source but a map file) mounts nosuid,nodev unless the
- * master map, which is the administrator's, says suid or dev, and names a
- * nested map only by name; a server's answer (the hosts map) never names a
- * local path.
+ * What an entry may do, by where it came from (design.md 3a).  Its trust
+ * is decided once, in am_trust_decide(), as the least trusted of every
+ * source its bytes passed through: the source that answered, the source
+ * an include line found it in, and the entry that named its nested map.
+ * An entry from outside the host (a server's answer, a directory service,
+ * a program's output: every source but a map file) mounts nosuid,nodev
+ * unless the master map, which is the administrator's, says suid or dev,
+ * names no local path, device or local NFS path (nobind), and names a
+ * nested map only by name, which then inherits its trust; a server's
+ * answer (the hosts map) names no location without a host at all.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,16 +19,43 @@
 #include "am_lookup.h"
 #include "am_util.h"
 
-/* A source whose entries are a server's answer (map_hosts.so). */
-static bool trust_remote(const struct am_resolved *rs)
+static enum am_trust trust_of(const char *desc)
 {
-	return am_startswith(rs->rs_source, "hosts:");
+	if (!desc || am_startswith(desc, "file:"))
+		return AM_TRUST_LOCAL;
+	return am_startswith(desc, "hosts:") ? AM_TRUST_REMOTE : AM_TRUST_FOREIGN;
 }
 
-/* A source whose entries come from outside the host: all but map files. */
+void am_trust_decide(struct am_resolved *rs)
+{
+	enum am_trust src = trust_of(rs->rs_source), via = trust_of(rs->rs_via);
+	char *w = rs->rs_trust_why;
+	size_t n = sizeof(rs->rs_trust_why);
+
+	rs->rs_trust = src > via ? src : via;
+	if (rs->rs_mo.mo_foreign && rs->rs_trust == AM_TRUST_LOCAL)
+		rs->rs_trust = AM_TRUST_FOREIGN;
+	if (src == AM_TRUST_REMOTE || via == AM_TRUST_REMOTE)
+		snprintf(w, n, "remote (a server's answer: %.100s)",
+			 src == AM_TRUST_REMOTE ? rs->rs_source : rs->rs_via);
+	else if (src == AM_TRUST_FOREIGN)
+		snprintf(w, n, "foreign (answered by %.120s)", rs->rs_source);
+	else if (via == AM_TRUST_FOREIGN)
+		snprintf(w, n, "foreign (via +%.120s)", rs->rs_via);
+	else if (rs->rs_mo.mo_foreign)
+		snprintf(w, n, "foreign (a map named by a foreign entry)");
+	else
+		snprintf(w, n, "local (map files only)");
+}
+
+static bool trust_remote(const struct am_resolved *rs)
+{
+	return rs->rs_trust == AM_TRUST_REMOTE;
+}
+
 static bool trust_foreign(const struct am_resolved *rs)
 {
-	return !am_startswith(rs->rs_source, "file:");
+	return rs->rs_trust != AM_TRUST_LOCAL;
 }
 
 /* What a foreign entry mounts with whatever it says, unless the master map lifts it. */
@@ -70,41 +101,57 @@ static int trust_force(struct am_mnt *m, bool want, const char *opt)
 	return 0;
 }
 
+static bool trust_nfs(const struct am_mnt *m)
+{
+	return !strcmp(m->mn_fstype, "nfs") || !strcmp(m->mn_fstype, "nfs4");
+}
+
 /*
  * A foreign entry's own options cannot lift nosuid,nodev (its "suid" gives
- * way to them).  A nested trigger (fstype=autofs) mounts nothing with them.
- * Returns: 0, -ENOMEM.
+ * way to them), and its NFS location on this host stays NFS (nobind): a
+ * bind would mount whatever local path it names.  A nested trigger
+ * (fstype=autofs) mounts nothing with them.  Returns: 0, -ENOMEM.
  */
 int am_trust_clamp(struct am_resolved *rs)
 {
 	struct trust_forced tf = trust_forced(rs);
+	struct am_mnt *m;
 	size_t i;
 	int err = 0;
 
 	for (i = 0; !err && i < rs->rs_entry.en_nmnts; i++) {
-		err = trust_force(&rs->rs_entry.en_mnts[i], tf.tf_nosuid, "nosuid");
+		m = &rs->rs_entry.en_mnts[i];
+		err = trust_force(m, tf.tf_nosuid, "nosuid");
 		if (!err)
-			err = trust_force(&rs->rs_entry.en_mnts[i], tf.tf_nodev, "nodev");
+			err = trust_force(m, tf.tf_nodev, "nodev");
+		if (!err)
+			err = trust_force(m, trust_foreign(rs) && trust_nfs(m), "nobind");
 	}
 	return err;
 }
 
 /*
- * A server's answer never names a local path: a location without a host
- * would be a bind mount of this machine.  Returns: 0, -EINVAL.
+ * Where an entry from outside the host may not point: for a server's
+ * answer any location without a host (a bind mount of this machine), for
+ * any other foreign entry a local path or device (":/", ":/dev/sdb1");
+ * pseudo filesystems (":tmpfs") and nested map names (checked below) stay.
+ * Returns: 0, -EINVAL (WHY).
  */
-int am_trust_check_remote(const struct am_resolved *rs, char *why, size_t len)
+int am_trust_check_locations(const struct am_resolved *rs, char *why, size_t len)
 {
+	const struct am_location *l;
 	const struct am_mnt *m;
 	size_t i, k;
 
-	for (i = 0; trust_remote(rs) && i < rs->rs_entry.en_nmnts; i++) {
+	for (i = 0; trust_foreign(rs) && i < rs->rs_entry.en_nmnts; i++) {
 		m = &rs->rs_entry.en_mnts[i];
-		for (k = 0; k < m->mn_nlocs; k++) {
-			if (m->mn_locs[k].al_host)
+		for (k = 0; k < m->mn_nlocs && strcmp(m->mn_fstype, "autofs"); k++) {
+			l = &m->mn_locs[k];
+			if (l->al_host || (!trust_remote(rs) && l->al_path[0] != '/'))
 				continue;
-			snprintf(why, len, "offset %.60s has a location without a host",
-				 m->mn_offset);
+			snprintf(why, len, "offset %.60s: %s", m->mn_offset, trust_remote(rs) ?
+				 "a location without a host" :
+				 "a local path from a source outside this host's map files");
 			return -EINVAL;
 		}
 	}
@@ -138,7 +185,7 @@ int am_trust_check_submaps(const struct am_request *rq, const struct am_resolved
 	const char *why;
 	size_t i;
 
-	if (am_startswith(rs->rs_source, "file:"))
+	if (!trust_foreign(rs))
 		return AM_EXIT_OK;
 	for (i = 0; i < rs->rs_entry.en_nmnts; i++) {
 		m = &rs->rs_entry.en_mnts[i];

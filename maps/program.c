@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <syslog.h>
@@ -52,12 +53,34 @@ static long prog_conf_num(const struct am_host *h, const char *key, long def)
 	return v ? strtol(v, NULL, 10) : def;
 }
 
+/*
+ * The agent runs a program map as root with a key any user chose: only a
+ * file root owns and nobody else may write is one.  Returns: 0, -errno.
+ */
+static int prog_owned(const struct am_map_args *args)
+{
+	const struct am_host *h = args->ma_host;
+	struct stat st;
+
+	if (stat(args->ma_name, &st))
+		return errno == ENOENT ? -ENOENT : -EAGAIN;
+	if (st.st_uid == 0 && !(st.st_mode & 022))
+		return 0;
+	h->ah_log(h->ah_ctx, LOG_ERR, "program map %s: not run: %s", args->ma_name,
+		  st.st_uid ? "not owned by root" : "writable by others than root");
+	return -EACCES;
+}
+
 static int prog_open(struct am_map **mapp, const struct am_map_args *args)
 {
 	struct am_map *map;
+	int err;
 
 	if (access(args->ma_name, X_OK))
 		return errno == ENOENT ? -ENOENT : -EAGAIN;
+	err = prog_owned(args);
+	if (err)
+		return err;
 	map = calloc(1, sizeof(*map));
 	if (!map)
 		return -ENOMEM;

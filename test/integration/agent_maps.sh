@@ -20,7 +20,7 @@ cat > "$T/auto.prog" <<'P'
 #!/bin/sh
 case "$1" in
 good) echo "-fstype=tmpfs :tmpfs" ;;
-multi) printf -- '/ :/srv/a \\\n /b :/srv/b\n' ;;
+multi) printf -- '/ server:/srv/a \\\n /b server:/srv/b\n' ;;
 hang) sleep 30 ;;
 detach) exec >&- 2>&-; sleep 41 & sleep 42 ;;
 answer-then-hang) echo "server:/a"; exec >&- 2>&-; sleep 43 ;;

@@ -1,0 +1,74 @@
+#!/bin/bash
+# An entry's trust follows its bytes (design.md 3a, trust.c): an entry
+# from a program map, found directly, through an include line or through
+# an include of an include, is foreign, mounts nosuid,nodev, names no
+# local path and no nested map but by name; a nested map it names inherits
+# that; a key any user chooses adds no option; a program map root does
+# not own is not run.  `autofs test` shows it; nothing is mounted.
+. "${srcdir:-.}/test/integration/lib.sh"
+
+cat > "$T/auto.prog" <<'P'
+#!/bin/sh
+case "$1" in
+suid) echo "-suid,dev,fstype=tmpfs :tmpfs" ;;
+nest) echo "-fstype=autofs program:/tmp/evil" ;;
+nestname) echo "-fstype=autofs,suid,dev,-DLD_PRELOAD=/tmp/x auto.sub" ;;
+root) echo "-fstype=bind :/" ;;
+dev) echo "-fstype=ext4 :/dev/sdb1" ;;
+local) echo "127.0.0.1:/srv" ;;
+tmp) echo "-fstype=tmpfs :tmpfs" ;;
+esac
+P
+chmod 0755 "$T/auto.prog"
+printf '+%s/auto.prog\n' "$T" > "$T/auto.inc"
+printf '+%s/auto.inc\n' "$T" > "$T/auto.inc2"
+printf 'own\t-suid,fstype=tmpfs :tmpfs\n+%s/auto.prog\n' "$T" > "$T/auto.mixed"
+printf '*\t-fstype=tmpfs,mode=0700,uid=& :tmpfs\n' > "$T/auto.uid"
+
+for map in auto.prog auto.inc auto.inc2; do
+	expect "$map-suid-clamped" 0 "options nosuid,nodev" $AUTOFS test "$T/$map" suid
+	expect "$map-nest-refused" 5 "refused nested map 'program:/tmp/evil'" \
+		$AUTOFS test "$T/$map" nest
+	expect "$map-root-refused" 5 "a local path from a source outside" $AUTOFS test "$T/$map" root
+	expect "$map-device-refused" 5 "a local path from a source outside" $AUTOFS test "$T/$map" dev
+	expect "$map-local-nfs-stays-nfs" 0 "options nosuid,nodev,nobind" \
+		$AUTOFS test "$T/$map" local
+	expect "$map-nested-options-dropped" 0 "nested map options --autofsng-foreign" \
+		$AUTOFS test "$T/$map" nestname
+	expect "$map-pseudo-fs-allowed" 0 "mount /: tmpfs" $AUTOFS test "$T/$map" tmp
+done
+expect trust-direct 0 "trust foreign (answered by program:$T/auto.prog)" $AUTOFS test "$T/auto.prog" suid
+expect trust-via-include 0 "trust foreign (via +program:$T/auto.prog)" \
+	$AUTOFS test "$T/auto.inc" suid
+expect trust-via-two-includes 0 "trust foreign (via +program:$T/auto.prog)" \
+	$AUTOFS test "$T/auto.inc2" suid
+expect trust-own-line-local 0 "trust local (map files only)" $AUTOFS test "$T/auto.mixed" own
+expect trust-own-line-keeps-suid 0 "options suid" $AUTOFS test "$T/auto.mixed" own
+expect trust-included-line-foreign 0 "trust foreign (via +program:" \
+	$AUTOFS test "$T/auto.mixed" suid
+# the nested map a foreign entry named is foreign too, whatever serves it
+printf 'k\t-suid,fstype=tmpfs :tmpfs\n' > "$T/auto.sub"
+expect nested-inherits-foreign 0 "trust foreign (a map named by a foreign entry)" \
+	$AUTOFS test "$T/auto.sub" k --autofsng-foreign
+expect nested-inherits-clamp 0 "options nodev,nosuid" \
+	$AUTOFS test "$T/auto.sub" k --autofsng-foreign
+expect nested-admin-local 0 "options suid" $AUTOFS test "$T/auto.sub" k
+
+# a key any user chooses, put into an option word, adds no option
+expect key-in-option-refused 5 "stands in an option with '&'" \
+	$AUTOFS test "$T/auto.uid" '1000,suid,dev' -nosuid,nodev
+expect key-in-option-plain 0 "options nosuid,nodev,mode=0700,uid=1000" \
+	$AUTOFS test "$T/auto.uid" 1000 -nosuid,nodev
+
+# a program map root does not own, or others may write, is not run
+if [ "$(id -u)" = 0 ]; then
+	chown 1000 "$T/auto.prog"
+	expect prog-not-root-owned 4 "not owned by root" $AUTOFS test "$T/auto.prog" tmp
+	chown 0 "$T/auto.prog"
+	chmod 0757 "$T/auto.prog"
+	expect prog-world-writable 4 "writable by others than root" $AUTOFS test "$T/auto.prog" tmp
+	chmod 0755 "$T/auto.prog"
+else
+	echo "SKIP prog-ownership (not root)"
+fi
+finish
