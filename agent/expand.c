@@ -105,21 +105,72 @@ static const char *vars_cpu(const char *machine)
 	return machine;
 }
 
+/*
+ * getpwuid_r or getgrgid_r (GET) of ID into ENT, with a buffer that grows
+ * while the entry does not fit (ERANGE: a group of thousands of members),
+ * up to 1 MiB.  Returns: the malloc'd buffer ENT points into, or NULL (no
+ * such id, or no memory).
+ */
+static char *vars_getid(int (*get)(unsigned int, void *, char *, size_t, bool *),
+			unsigned int id, void *ent)
+{
+	size_t len = 4096;
+	char *buf = NULL, *nbuf;
+	bool found = false;
+	int err;
+
+	do {
+		nbuf = realloc(buf, len);
+		if (!nbuf)
+			break;
+		buf = nbuf;
+		err = get(id, ent, buf, len, &found);
+		len *= 2;
+	} while (err == ERANGE && len <= 1 << 20);
+	if (found)
+		return buf;
+	free(buf);
+	return NULL;
+}
+
+static int vars_getpw(unsigned int uid, void *pw, char *buf, size_t len, bool *found)
+{
+	struct passwd *res = NULL;
+	int err = getpwuid_r(uid, pw, buf, len, &res);
+
+	*found = res != NULL;
+	return err;
+}
+
+static int vars_getgr(unsigned int gid, void *gr, char *buf, size_t len, bool *found)
+{
+	struct group *res = NULL;
+	int err = getgrgid_r(gid, gr, buf, len, &res);
+
+	*found = res != NULL;
+	return err;
+}
+
 int am_vars_names(struct am_vars *vars, uid_t uid, gid_t gid)
 {
-	struct passwd pw, *pwp = NULL;
-	struct group gr, *grp = NULL;
-	char buf[4096];
+	struct passwd pw;
+	struct group gr;
+	char *buf;
 	int err = 0;
 
-	if (!getpwuid_r(uid, &pw, buf, sizeof(buf), &pwp) && pwp) {
+	buf = vars_getid(vars_getpw, uid, &pw);
+	if (buf) {
 		err = am_vars_set(vars, "USER", pw.pw_name);
 		err = err ? err : am_vars_set(vars, "HOME", pw.pw_dir);
+		free(buf);
 		if (err)
 			return err;
 	}
-	if (!getgrgid_r(gid, &gr, buf, sizeof(buf), &grp) && grp)
+	buf = vars_getid(vars_getgr, gid, &gr);
+	if (buf) {
 		err = am_vars_set(vars, "GROUP", gr.gr_name);
+		free(buf);
+	}
 	return err;
 }
 
@@ -226,8 +277,14 @@ static long expand_var(const char *p, const struct am_vars *vars,
 	}
 	value = am_vars_get(vars, n);
 	free(n);
-	if (value)
+	if (value) {
 		expand_literal(out, value);
+	} else if (vars_is_name(name, (size_t)(end - name))) {
+		/* srv:/scratch/$USER must not become srv:/scratch/ */
+		snprintf(err, errlen, "variable %.*s: the requester's %s has no name on this host",
+			 (int)(end - name), name, *name == 'G' ? "group id" : "user id");
+		return -1;
+	}
 	return (long)(end - p) + braced;
 }
 

@@ -60,6 +60,25 @@ expect key-in-option-refused 5 "stands in an option with '&'" \
 expect key-in-option-plain 0 "options nosuid,nodev,mode=0700,uid=1000" \
 	$AUTOFS test "$T/auto.uid" 1000 -nosuid,nodev
 
+# a requester the host has no name for: $USER and $GROUP fail the lookup,
+# never expand to nothing (srv:/scratch/$USER is not srv:/scratch/)
+printf 'k\tsrv:/scratch/$USER\ng\tsrv:/g/${GROUP}\n' > "$T/auto.names"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	chmod 755 "$T"
+	chmod 644 "$T/auto.names" "$AUTOFS_AGENT_CONF"
+	expect unknown-uid-fails 5 "variable USER: the requester's user id has no name" \
+		setpriv --reuid 4242 --regid 4242 --clear-groups $AUTOFS test "$T/auto.names" k
+	expect unknown-gid-fails 5 "variable GROUP: the requester's group id has no name" \
+		setpriv --reuid 4242 --regid 4242 --clear-groups $AUTOFS test "$T/auto.names" g
+	# a group too large for a 4 KiB buffer (ERANGE) is still named
+	{ cat /etc/group; printf 'biggroup:x:4243:'; seq -f 'member%05g' 1 3000 | paste -sd,; } > "$T/group"
+	expect large-group-named 0 "from srv:/g/biggroup" unshare -m sh -c \
+		'mount --bind "$1" /etc/group && exec setpriv --reuid 4242 --regid 4243 --clear-groups "$2" test "$3" g' \
+		sh "$T/group" "$AUTOFS" "$T/auto.names"
+else
+	echo "SKIP unknown-uid (not root or no setpriv)"
+fi
+
 # a program map root does not own, or others may write, is not run
 if [ "$(id -u)" = 0 ]; then
 	chown 1000 "$T/auto.prog"
