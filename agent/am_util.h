@@ -66,6 +66,12 @@ bool am_log_wants(int prio);
  * character, DEL, C1 control and byte outside valid UTF-8 as "\xNN".
  */
 void am_log_escape(struct am_buf *out, const char *s, size_t n);
+/*
+ * printf to stdout for the administrator's terminal (test, dump, start,
+ * stop, status): escaped as am_log_escape does, but for a final newline,
+ * since keys, map text and mount paths come from anybody.
+ */
+void am_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Returns: a copy of S[0..N), or NULL when out of memory. */
 char *am_strndup(const char *s, size_t n);

@@ -154,7 +154,8 @@ static size_t log_utf8_len(const unsigned char *s, size_t n)
 	}
 	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
 		return 0;
-	return len;
+	/* C1 controls (U+0080..U+009F): a terminal acts on them, as on ESC */
+	return cp < 0xa0 ? 0 : len;
 }
 
 void am_log_escape(struct am_buf *out, const char *s, size_t n)
@@ -179,6 +180,29 @@ void am_log_escape(struct am_buf *out, const char *s, size_t n)
 		}
 		i++;
 	}
+}
+
+void am_out(const char *fmt, ...)
+{
+	struct am_buf b = { 0 };
+	va_list ap;
+	char *msg;
+	bool nl;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	nl = n && msg[n - 1] == '\n';
+	am_log_escape(&b, msg, (size_t)n - nl);
+	if (nl)
+		am_buf_putc(&b, '\n');
+	if (b.ab_s && !b.ab_oom)
+		fputs(b.ab_s, stdout);
+	am_buf_free(&b);
+	free(msg);
 }
 
 /* FMT formatted and escaped into OUT, cut at LOG_LINE_MAX bytes with "...". */

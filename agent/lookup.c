@@ -446,7 +446,7 @@ static void test_print_submap(const struct am_mnt *m, bool foreign)
 	bool browse = false;
 	char *opt = am_submap_options(m->mn_options, foreign, &browse);
 
-	printf("  nested map options %s\n", opt && *opt ? opt : "-");
+	am_out("  nested map options %s\n", opt && *opt ? opt : "-");
 	free(opt);
 }
 
@@ -454,19 +454,19 @@ static void test_print_mnt(const struct am_mnt *m, bool foreign)
 {
 	size_t i;
 
-	printf("mount %s: %s via module %s, options %s\n", m->mn_offset, m->mn_fstype,
+	am_out("mount %s: %s via module %s, options %s\n", m->mn_offset, m->mn_fstype,
 	       am_mount_module_name(m), *m->mn_options ? m->mn_options : "-");
 	for (i = 0; i < m->mn_nlocs; i++) {
 		if (m->mn_locs[i].al_host)
-			printf("  from %s:%s", m->mn_locs[i].al_host, m->mn_locs[i].al_path);
+			am_out("  from %s:%s", m->mn_locs[i].al_host, m->mn_locs[i].al_path);
 		else
-			printf("  from %s", m->mn_locs[i].al_path);
+			am_out("  from %s", m->mn_locs[i].al_path);
 		if (m->mn_locs[i].al_weight)
-			printf(" (weight %u)", m->mn_locs[i].al_weight);
-		printf("\n");
+			am_out(" (weight %u)", m->mn_locs[i].al_weight);
+		am_out("\n");
 	}
 	if (!m->mn_nlocs)
-		printf("  nothing mounted here\n");
+		am_out("  nothing mounted here\n");
 	if (!strcmp(m->mn_fstype, "autofs"))
 		test_print_submap(m, foreign);
 }
@@ -515,14 +515,14 @@ static int test_resolve(struct am_ctx *ctx, const char *map, const char *key,
 	if (ret < 0)
 		return AM_EXIT_INTERNAL;
 	if (!ret) {
-		printf("mount point %s: map %s %s\n", map, me.me_map, me.me_options);
+		am_out("mount point %s: map %s %s\n", map, me.me_map, me.me_options);
 		rq.rq_map = me.me_map;
 		if (!options)
 			rq.rq_options = me.me_options;
 	}
 	ret = am_resolve(ctx, &rq, rs);
 	if (ret == AM_EXIT_NOKEY)
-		printf("map %s: no entry for key %s\n", rq.rq_map, key);
+		am_out("map %s: no entry for key %s\n", rq.rq_map, key);
 	free(me.me_map);
 	free(me.me_options);
 	return ret;
@@ -539,22 +539,22 @@ int am_cmd_test(struct am_ctx *ctx, const char *map, const char *key, const char
 		am_resolved_free(&rs);
 		return ret;
 	}
-	printf("map %s key %s\n", map, key);
-	printf("source %s%s\n", rs.rs_source, rs.rs_wildcard ? " (wildcard entry *)" : "");
-	printf("trust %s\n", rs.rs_trust_why);
-	printf("entry %s\n", rs.rs_text);
-	printf("expire after %u s%s%s\n", rs.rs_timeout,
+	am_out("map %s key %s\n", map, key);
+	am_out("source %s%s\n", rs.rs_source, rs.rs_wildcard ? " (wildcard entry *)" : "");
+	am_out("trust %s\n", rs.rs_trust_why);
+	am_out("entry %s\n", rs.rs_text);
+	am_out("expire after %u s%s%s\n", rs.rs_timeout,
 	       rs.rs_entry.en_multi ? ", the whole tree at once" : "",
 	       rs.rs_strictexpire ? ", strictexpire: only references keep it, a path walk does not" :
 				    "");
 	for (i = 0; i < rs.rs_entry.en_nmnts; i++) {
 		test_print_mnt(&rs.rs_entry.en_mnts[i], rs.rs_trust != AM_TRUST_LOCAL);
 		if (strcmp(rs.rs_entry.en_mnts[i].mn_offset, "/"))
-			printf("  lazily, through a direct autofsng trigger at %s%s\n", key,
+			am_out("  lazily, through a direct autofsng trigger at %s%s\n", key,
 			       rs.rs_entry.en_mnts[i].mn_offset);
 	}
 	if (rs.rs_entry.en_multi && !am_entry_find(&rs.rs_entry, "/"))
-		printf("mount /: read-only tmpfs holding the offsets\n");
+		am_out("mount /: read-only tmpfs holding the offsets\n");
 	am_resolved_free(&rs);
 	return AM_EXIT_OK;
 }

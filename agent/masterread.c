@@ -116,15 +116,15 @@ static int dump_entry(const char *key, const char *entry, void *arg)
 	struct am_entry e;
 	struct am_vars vars = { 0 };
 	struct am_buf b = { 0 };
-	char why[256] = "out of memory", *text = NULL;
+	char why[256] = "out of memory", *text = NULL, *line, *save = NULL;
 	size_t i;
 	int err;
 
 	dm->dm_keys++;
 	dump_where(dm, where, sizeof(where));
-	printf("  %s | %s\n", key, entry);
+	am_out("  %s | %s\n", key, entry);
 	if (dm->dm_hosts && !*entry) {
-		printf("    (its exports are asked of the host at lookup)\n");
+		am_out("    (its exports are asked of the host at lookup)\n");
 		return 0;
 	}
 	err = am_vars_standard(&vars, getuid(), getgid());
@@ -137,11 +137,12 @@ static int dump_entry(const char *key, const char *entry, void *arg)
 		err = am_sun_parse(text, dm->dm_mo->mo_mntopts, &e, why, sizeof(why));
 	if (!err) {
 		am_entry_print(&e, &b);
-		fputs(b.ab_s ? b.ab_s : "", stdout);
+		for (line = strtok_r(b.ab_s, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			am_out("%s\n", line);
 		am_entry_free(&e);
 	} else {
 		dm->dm_bad++;
-		printf("    malformed: %s: %s\n", where, why);
+		am_out("    malformed: %s: %s\n", where, why);
 	}
 	am_buf_free(&b);
 	free(text);
@@ -173,10 +174,10 @@ static int dump_one(struct am_ctx *ctx, const struct am_master_entry *me)
 	size_t i;
 	int err;
 
-	printf("%s %s %s\n", me->me_path, me->me_map, *me->me_options ? me->me_options : "-");
+	am_out("%s %s %s\n", me->me_path, me->me_map, *me->me_options ? me->me_options : "-");
 	err = am_mopts_parse(me->me_options, &mo, why, sizeof(why));
 	if (err) {
-		printf("  bad options: %s: %s\n", me->me_origin, why);
+		am_out("  bad options: %s: %s\n", me->me_origin, why);
 		return AM_EXIT_MALFORMED;
 	}
 	dm.dm_mo = &mo;
@@ -184,11 +185,11 @@ static int dump_one(struct am_ctx *ctx, const struct am_master_entry *me)
 	err = am_chain_init(ctx, me->me_map, mo.mo_argc, (const char *const *)mo.mo_argv, &ch);
 	if (!err) {
 		for (i = 0; i < ch.ch_n; i++)
-			printf("  source %s\n", ch.ch_src[i].so_desc);
+			am_out("  source %s\n", ch.ch_src[i].so_desc);
 		err = am_chain_enumerate(&ch, dump_entry, &dm);
 		for (i = 0; i < ch.ch_n; i++)
 			if (ch.ch_src[i].so_state == 1 && !ch.ch_src[i].so_ops->enumerate)
-				printf("  (%s cannot list its keys)\n", ch.ch_src[i].so_desc);
+				am_out("  (%s cannot list its keys)\n", ch.ch_src[i].so_desc);
 		am_chain_free(&ch);
 	}
 	am_mopts_free(&mo);
@@ -212,7 +213,7 @@ int am_cmd_dump(struct am_ctx *ctx, const char *master)
 		am_master_free(&m);
 		return err == -ENOENT ? AM_EXIT_USAGE : AM_EXIT_UNAVAIL;
 	}
-	printf("master map %s: %zu entries\n", master, m.m_n);
+	am_out("master map %s: %zu entries\n", master, m.m_n);
 	for (i = 0; i < m.m_n; i++) {
 		r = dump_one(ctx, &m.m_entries[i]);
 		if (r && !ret)

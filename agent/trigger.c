@@ -118,7 +118,7 @@ static int start_entry(struct am_ctx *ctx, const struct am_mounts *ms,
 	if (strcmp(me->me_path, "/-")) {
 		err = start_trigger(ms, me->me_path, &sd.sd_tg);
 		if (err >= 0)
-			printf("%s %s: %s (%s)\n", err ? "running" : "started", me->me_path,
+			am_out("%s %s: %s (%s)\n", err ? "running" : "started", me->me_path,
 			       me->me_map, sd.sd_tg.tg_browse ? "browse" : "nobrowse");
 		am_mopts_free(&mo);
 		return err < 0;
@@ -132,7 +132,7 @@ static int start_entry(struct am_ctx *ctx, const struct am_mounts *ms,
 		err = am_chain_enumerate(&ch, start_direct_key, &sd);
 		am_chain_free(&ch);
 	}
-	printf("direct map %s: %u started, %u running, %u failed\n", me->me_map,
+	am_out("direct map %s: %u started, %u running, %u failed\n", me->me_map,
 	       sd.sd_ok, sd.sd_already, sd.sd_failed);
 	am_mopts_free(&mo);
 	return err || sd.sd_failed;
@@ -183,15 +183,15 @@ static bool stop_one(const struct am_mi *mi, bool report)
 {
 	if (!umount2(mi->mi_path, UMOUNT_NOFOLLOW)) {
 		if (report)
-			printf("stopped %s (%s)\n", mi->mi_path, mi->mi_source);
+			am_out("stopped %s (%s)\n", mi->mi_path, mi->mi_source);
 		return true;
 	}
 	if (!report)
 		return false;
 	if (errno == EBUSY)
-		printf("busy %s (%s): in use\n", mi->mi_path, mi->mi_source);
+		am_out("busy %s (%s): in use\n", mi->mi_path, mi->mi_source);
 	else
-		printf("failed %s (%s): %s\n", mi->mi_path, mi->mi_source, strerror(errno));
+		am_out("failed %s (%s): %s\n", mi->mi_path, mi->mi_source, strerror(errno));
 	return false;
 }
 
@@ -248,16 +248,21 @@ static bool mi_below(const struct am_mounts *ms, const struct am_mi *mi, int id)
 	return false;
 }
 
+/* S as a JSON string; control characters, DEL and C1 controls escaped. */
 static void json_str(const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+
 	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			printf("\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			printf("\\u%04x", *p);
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] < 0xa0)
+			printf("\\u%04x", *++p);
 		else
-			putchar(*s);
+			putchar(*p);
 	}
 	putchar('"');
 }
@@ -269,18 +274,18 @@ static void status_expiry_text(const struct am_mi_expiry *x)
 	unsigned int policy = me->me_policy & ~(MOUNTFD_EXPIRE_STRICT | MOUNTFD_EXPIRE_PROPAGATED);
 
 	if (x->mx_err == -ENOENT)
-		printf("expiry unknown (not found walking the mount tree)\n");
+		am_out("expiry unknown (not found walking the mount tree)\n");
 	else if (x->mx_err)
-		printf("expiry unknown (%s)\n", strerror(-x->mx_err));
+		am_out("expiry unknown (%s)\n", strerror(-x->mx_err));
 	else if (me->me_policy & MOUNTFD_EXPIRE_PROPAGATED)
-		printf("a propagated copy: goes with its original, in %u s of %u s\n",
+		am_out("a propagated copy: goes with its original, in %u s of %u s\n",
 		       me->me_remaining, me->me_timeout);
 	else if (policy == MOUNTFD_EXPIRE_NONE)
-		printf("never expires\n");
+		am_out("never expires\n");
 	else if (policy == MOUNTFD_EXPIRE_SUBTREE)
-		printf("goes with the tree above it (subtree)\n");
+		am_out("goes with the tree above it (subtree)\n");
 	else
-		printf("expires in %u s of %u s%s\n", me->me_remaining, me->me_timeout,
+		am_out("expires in %u s of %u s%s\n", me->me_remaining, me->me_timeout,
 		       me->me_policy & MOUNTFD_EXPIRE_STRICT ? " (strict)" : "");
 }
 
@@ -304,7 +309,7 @@ static void status_mount(const struct am_mi *mi, const struct am_mi_expiry *x, b
 			 bool *first)
 {
 	if (!json) {
-		printf("  %-30s %-8s %-30s ", mi->mi_path, mi->mi_fstype, mi->mi_source);
+		am_out("  %-30s %-8s %-30s ", mi->mi_path, mi->mi_fstype, mi->mi_source);
 		status_expiry_text(x);
 		return;
 	}
@@ -333,7 +338,7 @@ static void status_trigger(const struct am_mounts *ms, const struct am_mi_expiry
 		json_str(t->mi_opts);
 		printf(", \"mounts\": [");
 	} else {
-		printf("%s %s %s\n", t->mi_path, t->mi_source, t->mi_opts);
+		am_out("%s %s %s\n", t->mi_path, t->mi_source, t->mi_opts);
 	}
 	for (i = 0; i < ms->ms_n; i++)
 		if (strcmp(ms->ms_v[i].mi_fstype, "autofsng") && mi_below(ms, &ms->ms_v[i], t->mi_id))
