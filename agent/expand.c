@@ -374,6 +374,7 @@ int am_sun_expand(const char *text, const char *key, const struct am_vars *vars,
 	struct am_buf b = { 0 };
 	const char *p, *word = text;
 	bool quoted = false, bracket = false;
+	size_t start;
 	long used;
 
 	for (p = text; *p; p++) {
@@ -406,7 +407,15 @@ int am_sun_expand(const char *text, const char *key, const struct am_vars *vars,
 				am_buf_putc(&b, *p);
 				break;
 			}
+			start = b.ab_len;
 			used = expand_var(p + 1, vars, &b, err, errlen);
+			if (used >= 0 && *word == '-' && b.ab_len > start &&
+			    memchr(b.ab_s + start, ',', b.ab_len - start)) {
+				/* a user name "x,suid" from a directory adds no option */
+				snprintf(err, errlen, "a variable in the option word '%.40s' holds ','",
+					 word);
+				used = -1;
+			}
 			if (used < 0) {
 				am_buf_free(&b);
 				return -EINVAL;

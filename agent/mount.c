@@ -49,6 +49,12 @@ const char *am_mount_module_name(const struct am_mnt *m)
  * environment; instead the nested map inherits its trust, marked
  * --autofsng-foreign.  Returns: master map options, or NULL.
  */
+/* The value of timeout= from P to E: from a FOREIGN entry, digits only. */
+static bool submap_timeout(const char *p, const char *e, bool foreign)
+{
+	return !foreign || (e > p && strspn(p, "0123456789") == (size_t)(e - p));
+}
+
 char *am_submap_options(const char *opts, bool foreign, bool *browse)
 {
 	struct am_buf own = { 0 }, mnt = { 0 };
@@ -60,7 +66,7 @@ char *am_submap_options(const char *opts, bool foreign, bool *browse)
 			*browse = true;
 		else if ((size_t)(e - p) == 8 && !strncmp(p, "nobrowse", 8))
 			*browse = false;
-		else if (am_startswith(p, "timeout="))
+		else if (am_startswith(p, "timeout=") && submap_timeout(p + 8, e, foreign))
 			am_buf_printf(&own, "--%.*s ", (int)(e - p), p);
 		else if (foreign)
 			continue;

@@ -20,6 +20,18 @@ void am_resolved_free(struct am_resolved *rs)
 	memset(rs, 0, sizeof(*rs));
 }
 
+/*
+ * The master map's -D defines, which reach entries and a program map's
+ * environment: none when those options are a nested map's that a foreign
+ * entry named (mount.c gives it none; this holds whoever wrote them).
+ */
+static const struct am_vars *resolve_defines(const struct am_resolved *rs)
+{
+	static const struct am_vars none;
+
+	return rs->rs_mo.mo_foreign ? &none : &rs->rs_mo.mo_defines;
+}
+
 /* Returns: an am_exit code. */
 static int resolve_fetch(struct am_ctx *ctx, const struct am_request *rq,
 			 struct am_resolved *rs)
@@ -82,9 +94,9 @@ static int resolve_parse(const struct am_request *rq, struct am_rqvars *rv,
 		err = am_rqvars_names(rv);
 	for (i = 0; !err && i < std->av_n; i++)
 		err = am_vars_set(&vars, std->av_name[i], std->av_value[i]);
-	for (i = 0; !err && i < rs->rs_mo.mo_defines.av_n; i++)
-		err = am_vars_set(&vars, rs->rs_mo.mo_defines.av_name[i],
-				  rs->rs_mo.mo_defines.av_value[i]);
+	for (i = 0; !err && i < resolve_defines(rs)->av_n; i++)
+		err = am_vars_set(&vars, resolve_defines(rs)->av_name[i],
+				  resolve_defines(rs)->av_value[i]);
 	if (!err)
 		err = am_sun_expand(rs->rs_text, rq->rq_key, &vars, &expanded, why, sizeof(why));
 	if (!err)
@@ -132,7 +144,7 @@ int am_resolve(struct am_ctx *ctx, const struct am_request *rq, struct am_resolv
 						     ctx->ac_conf.cf_timeout;
 	rs->rs_strictexpire = rs->rs_mo.mo_strictexpire >= 0 ? rs->rs_mo.mo_strictexpire :
 							      ctx->ac_conf.cf_strictexpire;
-	if (am_rqvars_init(&rv, rq->rq_uid, rq->rq_gid, &rs->rs_mo.mo_defines))
+	if (am_rqvars_init(&rv, rq->rq_uid, rq->rq_gid, resolve_defines(rs)))
 		ret = AM_EXIT_INTERNAL;
 	am_stage_enter(AM_STAGE_MAP);
 	ctx->ac_rqvars = &rv;

@@ -63,13 +63,18 @@ struct trust_forced {
 	bool tf_nosuid, tf_nodev;
 };
 
+/*
+ * The master map lifts nosuid or nodev with suid or dev, unless its options
+ * are those of a nested map a foreign entry named: then they are not the
+ * administrator's.
+ */
 static struct trust_forced trust_forced(const struct am_resolved *rs)
 {
-	bool foreign = trust_foreign(rs);
+	bool foreign = trust_foreign(rs), admin = !rs->rs_mo.mo_foreign;
 
 	return (struct trust_forced) {
-		.tf_nosuid = foreign && !am_opts_has(rs->rs_mo.mo_mntopts, "suid"),
-		.tf_nodev = foreign && !am_opts_has(rs->rs_mo.mo_mntopts, "dev"),
+		.tf_nosuid = foreign && !(admin && am_opts_has(rs->rs_mo.mo_mntopts, "suid")),
+		.tf_nodev = foreign && !(admin && am_opts_has(rs->rs_mo.mo_mntopts, "dev")),
 	};
 }
 
@@ -130,28 +135,72 @@ int am_trust_clamp(struct am_resolved *rs)
 	return err;
 }
 
+/* A location without a host a foreign entry may give: a pseudo fs name. */
+static bool trust_plain_word(const char *s)
+{
+	return *s && !s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			       "0123456789._-")];
+}
+
+/* An option of OPTS whose value names a path ("lowerdir=/root"), or NULL. */
+static const char *trust_path_option(const char *opts)
+{
+	const char *p, *e, *eq;
+
+	for (p = opts; *p; p = *e ? e + 1 : e) {
+		e = p + strcspn(p, ",");
+		eq = memchr(p, '=', (size_t)(e - p));
+		if (eq && memchr(eq, '/', (size_t)(e - eq)))
+			return p;
+	}
+	return NULL;
+}
+
+/* Why a foreign entry's mount M points at this host, or NULL. */
+static const char *trust_local_mount(const struct am_resolved *rs, const struct am_mnt *m)
+{
+	size_t k;
+
+	if (!strcmp(m->mn_fstype, "autofs"))
+		return NULL;	/* a map name: am_trust_check_submaps */
+	if (!strcmp(m->mn_fstype, "bind") || !strcmp(m->mn_fstype, "rbind"))
+		return "a bind mount from a source outside this host's map files";
+	for (k = 0; k < m->mn_nlocs; k++) {
+		if (m->mn_locs[k].al_host)
+			continue;
+		if (trust_remote(rs))
+			return "a location without a host";
+		if (!trust_plain_word(m->mn_locs[k].al_path))
+			return "a local path or device from a source outside this host's map files";
+	}
+	if (trust_path_option(m->mn_options))
+		return "an option naming a path, from a source outside this host's map files";
+	return NULL;
+}
+
 /*
- * Where an entry from outside the host may not point: for a server's
- * answer any location without a host (a bind mount of this machine), for
- * any other foreign entry a local path or device (":/", ":/dev/sdb1");
- * pseudo filesystems (":tmpfs") and nested map names (checked below) stay.
+ * Where an entry may point.  No entry names the agent's own filesystems
+ * (the agent makes triggers itself, from fstype=autofs).  An entry from
+ * outside the host points at nothing local: no bind mount, no location
+ * without a host but a pseudo filesystem's name (":tmpfs"), no option
+ * value naming a path ("lowerdir=/root", "journal_path=/dev/sda2"); a
+ * server's answer has no location without a host at all.
  * Returns: 0, -EINVAL (WHY).
  */
 int am_trust_check_locations(const struct am_resolved *rs, char *why, size_t len)
 {
-	const struct am_location *l;
 	const struct am_mnt *m;
-	size_t i, k;
+	const char *bad;
+	size_t i;
 
-	for (i = 0; trust_foreign(rs) && i < rs->rs_entry.en_nmnts; i++) {
+	for (i = 0; i < rs->rs_entry.en_nmnts; i++) {
 		m = &rs->rs_entry.en_mnts[i];
-		for (k = 0; k < m->mn_nlocs && strcmp(m->mn_fstype, "autofs"); k++) {
-			l = &m->mn_locs[k];
-			if (l->al_host || (!trust_remote(rs) && l->al_path[0] != '/'))
-				continue;
-			snprintf(why, len, "offset %.60s: %s", m->mn_offset, trust_remote(rs) ?
-				 "a location without a host" :
-				 "a local path from a source outside this host's map files");
+		if (!strcmp(m->mn_fstype, "autofsng") || !strcmp(m->mn_fstype, "trapfs"))
+			bad = "fstype=autofsng and trapfs are the agent's own (write fstype=autofs)";
+		else
+			bad = trust_foreign(rs) ? trust_local_mount(rs, m) : NULL;
+		if (bad) {
+			snprintf(why, len, "offset %.60s: %s", m->mn_offset, bad);
 			return -EINVAL;
 		}
 	}

@@ -28,11 +28,14 @@
 
 struct am_map {
 	char *pm_path;
+	int pm_fd;			/* O_PATH: the file checked is the file run */
 	const struct am_host *pm_host;
 	const char *const *pm_env;	/* NULL: PATH only */
 	long pm_timeout_ms;
 	size_t pm_max_output;
 };
+
+static void prog_close(struct am_map *map);
 
 struct prog_run {
 	char *pr_out;
@@ -55,38 +58,51 @@ static long prog_conf_num(const struct am_host *h, const char *key, long def)
 
 /*
  * The agent runs a program map as root with a key any user chose: only a
- * file root owns and nobody else may write is one.  Returns: 0, -errno.
+ * file root owns and nobody else may write is one.  It is checked and run
+ * through one O_PATH descriptor, so a name swapped in between is never run.
+ * Returns: the descriptor, or -errno.
  */
 static int prog_owned(const struct am_map_args *args)
 {
 	const struct am_host *h = args->ma_host;
 	struct stat st;
+	int fd;
 
-	if (stat(args->ma_name, &st))
+	fd = open(args->ma_name, O_PATH | O_CLOEXEC);
+	if (fd < 0)
 		return errno == ENOENT ? -ENOENT : -EAGAIN;
-	if (st.st_uid == 0 && !(st.st_mode & 022))
-		return 0;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -EAGAIN;
+	}
+	if (S_ISREG(st.st_mode) && st.st_uid == 0 && !(st.st_mode & 022) && (st.st_mode & 0111))
+		return fd;
 	h->ah_log(h->ah_ctx, LOG_ERR, "program map %s: not run: %s", args->ma_name,
+		  !S_ISREG(st.st_mode) || !(st.st_mode & 0111) ? "not an executable file" :
 		  st.st_uid ? "not owned by root" : "writable by others than root");
+	close(fd);
 	return -EACCES;
 }
 
 static int prog_open(struct am_map **mapp, const struct am_map_args *args)
 {
 	struct am_map *map;
-	int err;
+	int fd;
 
 	if (access(args->ma_name, X_OK))
 		return errno == ENOENT ? -ENOENT : -EAGAIN;
-	err = prog_owned(args);
-	if (err)
-		return err;
+	fd = prog_owned(args);
+	if (fd < 0)
+		return fd;
 	map = calloc(1, sizeof(*map));
-	if (!map)
+	if (!map) {
+		close(fd);
 		return -ENOMEM;
+	}
+	map->pm_fd = fd;
 	map->pm_path = strdup(args->ma_name);
 	if (!map->pm_path) {
-		free(map);
+		prog_close(map);
 		return -ENOMEM;
 	}
 	map->pm_host = args->ma_host;
@@ -106,20 +122,29 @@ static long long prog_now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void prog_child(const char *path, const char *key, const char *const *env,
-		       int out, int err)
+/*
+ * The program runs from the descriptor prog_owned() checked, at fd 3 (a
+ * script's interpreter opens it as /dev/fd/3), with SIGPIPE as a program
+ * expects it, not as the agent ignores it.
+ */
+static void prog_child(const struct am_map *map, const char *key, int out, int err)
 {
 	static const char *const path_only[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL };
+	const char *path = map->pm_path;
 	int devnull;
 
 	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	signal(SIGPIPE, SIG_DFL);
 	devnull = open("/dev/null", O_RDONLY);
 	if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
 		_exit(127);
-	closefrom(3);
-	execve(path, (char *const[]){ (char *)path, (char *)key, NULL },
-	       (char *const *)(env ? env : path_only));
+	/* dup2 onto itself would keep close-on-exec */
+	if ((map->pm_fd == 3 ? fcntl(3, F_SETFD, 0) : dup2(map->pm_fd, 3)) < 0)
+		_exit(127);
+	closefrom(4);
+	syscall(SYS_execveat, 3, "", (char *const[]){ (char *)path, (char *)key, NULL },
+		(char *const *)(map->pm_env ? map->pm_env : path_only), AT_EMPTY_PATH);
 	_exit(127);
 }
 
@@ -300,7 +325,7 @@ static int prog_lookup(struct am_map *map, const char *key, char **entry)
 		goto close_err;
 	}
 	if (pid == 0)
-		prog_child(map->pm_path, key, map->pm_env, out[1], err[1]);
+		prog_child(map, key, out[1], err[1]);
 	/* both sides: the group exists before either can signal or exec */
 	setpgid(pid, pid);
 	close(out[1]);
@@ -330,6 +355,7 @@ close_out:
 
 static void prog_close(struct am_map *map)
 {
+	close(map->pm_fd);
 	free(map->pm_path);
 	free(map);
 }

@@ -52,10 +52,14 @@ static int bind_mount(const struct am_mount_req *req)
 	/* replicated local locations: the first one that exists */
 	path = req->mr_locs[0].al_path;
 	for (size_t i = 0; i < req->mr_nlocs; i++) {
-		if (req->mr_locs[i].al_host || req->mr_locs[i].al_path[0] != '/')
-			continue;
+		if (req->mr_locs[i].al_host) {
+			h->ah_log(h->ah_ctx, LOG_ERR, "bind mount: location %s:%s names a host; "
+				  "a bind mount is of a local path", req->mr_locs[i].al_host,
+				  req->mr_locs[i].al_path);
+			return -EINVAL;
+		}
 		path = req->mr_locs[i].al_path;
-		if (!stat(path, &st))
+		if (path[0] == '/' && !stat(path, &st))
 			break;
 	}
 	if (path[0] != '/') {

@@ -17,6 +17,13 @@ root) echo "-fstype=bind :/" ;;
 dev) echo "-fstype=ext4 :/dev/sdb1" ;;
 local) echo "127.0.0.1:/srv" ;;
 tmp) echo "-fstype=tmpfs :tmpfs" ;;
+quoted) echo '-fstype=autofs,"timeout=5 -suid -dev -DFOO=bar" auto.sub' ;;
+escaped) echo '-fstype=autofs,timeout=5\ -suid,dev auto.sub' ;;
+ng) echo '-fstype=autofsng,indirect,opt=-suid :file:/tmp/attacker.map' ;;
+bindhost) echo '-fstype=bind somehost:/' ;;
+reldev) echo '-fstype=ext4 :dev/sda1' ;;
+label) echo '-fstype=ext4 :LABEL=root' ;;
+overlay) echo '-fstype=overlay,lowerdir=/root,upperdir=/tmp/u :overlay' ;;
 esac
 P
 chmod 0755 "$T/auto.prog"
@@ -29,14 +36,28 @@ for map in auto.prog auto.inc auto.inc2; do
 	expect "$map-suid-clamped" 0 "options nosuid,nodev" $AUTOFS test "$T/$map" suid
 	expect "$map-nest-refused" 5 "refused nested map 'program:/tmp/evil'" \
 		$AUTOFS test "$T/$map" nest
-	expect "$map-root-refused" 5 "a local path from a source outside" $AUTOFS test "$T/$map" root
-	expect "$map-device-refused" 5 "a local path from a source outside" $AUTOFS test "$T/$map" dev
+	expect "$map-root-refused" 5 "a bind mount from a source outside" $AUTOFS test "$T/$map" root
+	expect "$map-device-refused" 5 "a local path or device from a source outside" $AUTOFS test "$T/$map" dev
 	expect "$map-local-nfs-stays-nfs" 0 "options nosuid,nodev,nobind" \
 		$AUTOFS test "$T/$map" local
 	expect "$map-nested-options-dropped" 0 "nested map options --autofsng-foreign" \
 		$AUTOFS test "$T/$map" nestname
 	expect "$map-pseudo-fs-allowed" 0 "mount /: tmpfs" $AUTOFS test "$T/$map" tmp
+	expect "$map-quoted-timeout" 0 "nested map options --autofsng-foreign" \
+		$AUTOFS test "$T/$map" quoted
+	expect "$map-escaped-timeout" 0 "nested map options --autofsng-foreign" \
+		$AUTOFS test "$T/$map" escaped
+	expect "$map-autofsng-refused" 5 "fstype=autofsng and trapfs are the agent's own" \
+		$AUTOFS test "$T/$map" ng
+	expect "$map-bind-host-refused" 5 "a bind mount from a source outside" \
+		$AUTOFS test "$T/$map" bindhost
+	expect "$map-relative-device-refused" 5 "a local path or device" $AUTOFS test "$T/$map" reldev
+	expect "$map-label-refused" 5 "a local path or device" $AUTOFS test "$T/$map" label
+	expect "$map-path-option-refused" 5 "an option naming a path" $AUTOFS test "$T/$map" overlay
 done
+printf 'ng\t-fstype=trapfs :x\n' > "$T/auto.ng"
+expect local-trapfs-refused 5 "fstype=autofsng and trapfs are the agent's own" \
+	$AUTOFS test "$T/auto.ng" ng
 expect trust-direct 0 "trust foreign (answered by program:$T/auto.prog)" $AUTOFS test "$T/auto.prog" suid
 expect trust-via-include 0 "trust foreign (via +program:$T/auto.prog)" \
 	$AUTOFS test "$T/auto.inc" suid
@@ -53,6 +74,12 @@ expect nested-inherits-foreign 0 "trust foreign (a map named by a foreign entry)
 expect nested-inherits-clamp 0 "options nodev,nosuid" \
 	$AUTOFS test "$T/auto.sub" k --autofsng-foreign
 expect nested-admin-local 0 "options suid" $AUTOFS test "$T/auto.sub" k
+# options that say suid, dev or -D beside the marker are not the administrator's
+expect nested-marker-no-suid 0 "options nosuid,nodev" \
+	$AUTOFS test "$T/auto.sub" k '-suid -dev --autofsng-foreign'
+printf 'd\tsrv:/$FOO\n' > "$T/auto.subd"
+expect nested-marker-no-defines 0 "from srv:/" $AUTOFS test "$T/auto.subd" d '-DFOO=bar --autofsng-foreign'
+expect nested-marker-no-defines-value 0 "from srv:/bar" $AUTOFS test "$T/auto.subd" d '-DFOO=bar' 
 
 # a key any user chooses, put into an option word, adds no option
 expect key-in-option-refused 5 "stands in an option with '&'" \
@@ -72,12 +99,33 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		setpriv --reuid 4242 --regid 4242 --clear-groups $AUTOFS test "$T/auto.names" g
 	# a group too large for a 4 KiB buffer (ERANGE) is still named
 	{ cat /etc/group; printf 'biggroup:x:4243:'; seq -f 'member%05g' 1 3000 | paste -sd,; } > "$T/group"
+	# a user name from the name service is data: "x,suid" adds no option
+	{ cat /etc/passwd; echo 'x,suid,dev:x:4244:4244::/home/x:/bin/sh'; } > "$T/passwd"
+	printf '*\t-nosuid,nodev,fstype=cifs,username=$USER ://srv/&\n' > "$T/auto.user"
+	chmod 644 "$T/auto.user"
+	expect user-with-comma-refused 5 "holds ','" unshare -m sh -c \
+		'mount --bind "$1" /etc/passwd && exec setpriv --reuid 4244 --regid 4244 --clear-groups "$2" test "$3" share' \
+		sh "$T/passwd" "$AUTOFS" "$T/auto.user"
 	expect large-group-named 0 "from srv:/g/biggroup" unshare -m sh -c \
 		'mount --bind "$1" /etc/group && exec setpriv --reuid 4242 --regid 4243 --clear-groups "$2" test "$3" g' \
 		sh "$T/group" "$AUTOFS" "$T/auto.names"
 else
 	echo "SKIP unknown-uid (not root or no setpriv)"
 fi
+
+# what a map or server wrote reaches the administrator's terminal escaped:
+# ESC and the C1 control CSI (U+009B) would drive the terminal
+printf 'esc\tsrv:/a\033[31mred\302\233x\n' > "$T/auto.esc"
+expect test-output-escaped 0 'from srv:/a\x1b[31mred\xc2\x9bx' $AUTOFS test "$T/auto.esc" esc
+out=$($AUTOFS test "$T/auto.esc" esc 2>&1; $AUTOFS dump "$T/auto.master.esc" 2>&1)
+printf '/mnt/e\t%s/auto.esc\n' "$T" > "$T/auto.master.esc"
+out+=$($AUTOFS dump "$T/auto.master.esc" 2>&1)
+if printf '%s' "$out" | LC_ALL=C grep -q $'[\033\302]'; then
+	fail no-raw-control "raw ESC or C1 in: $(printf '%s' "$out" | od -c | head -3)"
+else
+	pass no-raw-control
+fi
+expect dump-escaped 0 'srv:/a\x1b[31mred' $AUTOFS dump "$T/auto.master.esc"
 
 # a program map root does not own, or others may write, is not run
 if [ "$(id -u)" = 0 ]; then

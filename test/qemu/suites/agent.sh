@@ -485,7 +485,8 @@ ldap_test() {
 		printf 'dn: %s\nobjectClass: dcObject\nobjectClass: organization\no: example\ndc: example\n\n' "$suffix"
 		printf 'dn: ou=bis,%s\nobjectClass: organizationalUnit\nou: bis\n\n' "$suffix"
 		printf 'dn: automountMapName=auto.lhome,ou=bis,%s\nobjectClass: automountMap\nautomountMapName: auto.lhome\n\n' "$suffix"
-		bis_entry "automountMapName=auto.lhome,ou=bis,$suffix" carol carol "-fstype=bind :/srv/data/bindsrc"
+		bis_entry "automountMapName=auto.lhome,ou=bis,$suffix" carol carol "-fstype=tmpfs,size=1m :tmpfs"
+		bis_entry "automountMapName=auto.lhome,ou=bis,$suffix" root root "-fstype=bind :/"
 	} > $dir/data.ldif
 	slapadd -q -f $dir/slapd.conf -l $dir/data.ldif || { t_fail ldap "slapadd failed"; return; }
 	/usr/sbin/slapd -f $dir/slapd.conf -h "ldap://127.0.0.1:3389/" || { t_fail ldap "slapd did not start"; return; }
@@ -501,10 +502,15 @@ ldap_test() {
 	CONF
 	echo "/mnt/ldap ldap:automountMapName=auto.lhome,ou=bis,$suffix --timeout=60" > /etc/auto.master.ldap
 	"$AGENT" start /etc/auto.master.ldap
-	t_eq ldap-map hello-bind "$(cat /mnt/ldap/carol/hello 2>&1)"
+	t_ok ldap-map touch /mnt/ldap/carol/hello
 	t_ok ldap-logged logged "lookup map=.* key=carol .*source=ldap.*result=0"
 	# ... and the agent exited 0 (an exit status the kernel logs is a failure)
 	t_eq ldap-agent-exit "" "$(dmesg | grep "key 'carol'.*failed")"
+	# an entry from LDAP is foreign: nosuid,nodev, and no local path
+	t_ok ldap-foreign-nosuid-nodev grep -Eq ' /mnt/ldap/carol [^ ]*nosuid,nodev' /proc/self/mountinfo
+	t_ok ldap-local-path-refused sh -c '! ls /mnt/ldap/root/etc >/dev/null 2>&1'
+	t_ok ldap-local-path-says-why logged "key root: malformed entry: offset /: a bind mount from a source outside"
+	t_eq ldap-local-path-nothing-mounted "" "$(mnt_fstype /mnt/ldap/root)"
 	umount /mnt/ldap/carol 2>/dev/null
 	pid=$(cat $dir/slapd.pid 2>/dev/null) && kill "$pid"
 }
