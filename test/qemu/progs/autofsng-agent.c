@@ -113,10 +113,28 @@ static int write_file(int dirfd, const char *name, const char *text)
 	return n == (ssize_t)strlen(text) ? 0 : -1;
 }
 
+/* Join the requester's mount namespace.  Returns: MOUNTFD, or -1. */
+static int enter_requester(void)
+{
+	int target = env_fd("MOUNTFD"), ns = env_fd("MNTNSFD");
+
+	return ns < 0 || target < 0 || setns(ns, CLONE_NEWNS) < 0 ? -1 : target;
+}
+
+/* Attach the detached mount MFD onto TARGET.  Returns: 0, -1. */
+static int attach(int mfd, int target)
+{
+	if (move_mount(mfd, "", target, "",
+		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		return -1;
+	close(mfd);
+	return 0;
+}
+
 /* Build a tmpfs detached, fill it, attach it onto MOUNTFD. */
 static int mount_tmpfs(const char *key)
 {
-	int fsfd, mfd, target = env_fd("MOUNTFD"), ns = env_fd("MNTNSFD");
+	int fsfd, mfd, target;
 	char envtext[8192] = "", hello[300];
 	size_t i;
 
@@ -130,7 +148,8 @@ static int mount_tmpfs(const char *key)
 			strncat(envtext, "\n", sizeof(envtext) - strlen(envtext) - 1);
 		}
 	}
-	if (ns < 0 || target < 0 || setns(ns, CLONE_NEWNS) < 0)
+	target = enter_requester();
+	if (target < 0)
 		return -1;
 	fsfd = fsopen("tmpfs", FSOPEN_CLOEXEC);
 	if (fsfd < 0)
@@ -145,28 +164,18 @@ static int mount_tmpfs(const char *key)
 	snprintf(hello, sizeof(hello), "%s\n", key);
 	if (write_file(mfd, "hello", hello) < 0 || write_file(mfd, "env", envtext) < 0)
 		return -1;
-	if (move_mount(mfd, "", target, "",
-		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
-		return -1;
-	close(mfd);
-	return 0;
+	return attach(mfd, target);
 }
 
 /* Clone the trap MOUNTFD names and attach the clone onto it. */
 static int mount_selftrap(void)
 {
-	int target = env_fd("MOUNTFD"), ns = env_fd("MNTNSFD"), mfd;
+	int target = enter_requester(), mfd;
 
-	if (ns < 0 || target < 0 || setns(ns, CLONE_NEWNS) < 0)
+	if (target < 0)
 		return -1;
 	mfd = open_tree(target, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
-	if (mfd < 0)
-		return -1;
-	if (move_mount(mfd, "", target, "",
-		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
-		return -1;
-	close(mfd);
-	return 0;
+	return mfd < 0 ? -1 : attach(mfd, target);
 }
 
 static void sleep_seconds(double s)

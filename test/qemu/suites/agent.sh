@@ -10,9 +10,6 @@
 . "$TOP/test/qemu/lib.sh"
 
 AGENT=/sbin/autofs
-SYSLOG=/run/results/syslog.txt
-LOG_FROM=$(( $(wc -l < "$SYSLOG") + 1 ))
-suite_log() { tail -n +"$LOG_FROM" "$SYSLOG"; }
 D=/srv/data
 
 mounted_under() {

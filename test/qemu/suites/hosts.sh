@@ -10,9 +10,6 @@
 . "$TOP/test/qemu/lib.sh"
 
 SERVER=$BUILDDIR/test/integration/mountd-hostile
-SYSLOG=/run/results/syslog.txt
-LOG_FROM=$(( $(wc -l < "$SYSLOG") + 1 ))
-suite_log() { tail -n +"$LOG_FROM" "$SYSLOG"; }
 M=/mnt/hostile
 export LSAN_OPTIONS=suppressions=$TOP/test/integration/lsan.supp
 
