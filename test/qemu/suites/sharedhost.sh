@@ -12,10 +12,19 @@
 AGENT=/sbin/autofs
 S=/srv/sh
 
-# runs KEY: the agent's lookup lines for KEY so far (the reader may lag)
+# runs KEY: the agent's lookup lines for KEY so far.  The agent has exited
+# when the access returns, but the syslog reader may lag on a loaded host:
+# read until two readings 0.3 s apart agree (at most 6 s).
 runs() {
-	sleep 0.3
-	suite_log | grep -c "lookup map=.* key=$1 "
+	local n m i
+	n=$(suite_log | grep -c "lookup map=.* key=$1 ")
+	for i in $(seq 20); do
+		sleep 0.3
+		m=$(suite_log | grep -c "lookup map=.* key=$1 ")
+		[ "$m" = "$n" ] && break
+		n=$m
+	done
+	echo "$n"
 }
 nmounts() { wc -l < /proc/self/mountinfo; }
 # traps_below DIR: autofsng mounts at or below DIR (none belong there)
