@@ -104,7 +104,10 @@ slots=$(($(stat -c %s "$HX") - 104 - 2 * 20))
 # every slot of the table (after the 104-byte header and the two include records)
 garble_all() { for o in $(seq 144 4 $(($(stat -c %s "$HX") - 4))); do garble "$o" '\x41\x00\x00\x00'; done; }
 damage garbled-slots "from server:/export/home/bob" bob garble_all
-damage garbled-header "from other:/dave-from-extra" dave garble 40 '\xff'
+# a byte of the map's mtime, flipped: writing a fixed 0xff changed nothing
+# when the byte already was 0xff (one mtime in 256)
+flip() { garble "$1" "$(printf '\\x%02x' $((0x$(od -An -tx1 -j "$1" -N1 "$HX" | tr -d ' ') ^ 0xff)))"; }
+damage garbled-header "from other:/dave-from-extra" dave flip 40
 damage garbled-include "from other:/dave-from-extra" dave garble 104 '\x00\x00\x00\x00'
 damage truncated "from server:/export/home/zed" zed truncate -s $((slots / 2)) "$HX"
 damage truncated-header "from server:/export/home/carol" carol truncate -s 50 "$HX"
