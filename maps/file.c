@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,7 +268,7 @@ static bool file_index_ready(struct am_map *map)
  * Write the index of the map just read to NAME in DIRFD: a private file
  * renamed into place.  Returns: 0, 1 (an index that says "scan"), -errno.
  */
-static int file_index_write(struct am_map *map, int dirfd, const char *name)
+static int file_index_write_tmp(struct am_map *map, int dirfd, const char *name)
 {
 	char tmp[64];
 	int fd, err;
@@ -285,6 +286,24 @@ static int file_index_write(struct am_map *map, int dirfd, const char *name)
 		err = -errno;
 	if (err < 0)
 		unlinkat(dirfd, tmp, 0);
+	return err;
+}
+
+/*
+ * The agent's time limit (SIGALRM) and SIGTERM end it at once: held off
+ * while the private file exists, so that it is renamed or removed first.
+ */
+static int file_index_write(struct am_map *map, int dirfd, const char *name)
+{
+	sigset_t hold, old;
+	int err;
+
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGALRM);
+	sigaddset(&hold, SIGTERM);
+	sigprocmask(SIG_BLOCK, &hold, &old);
+	err = file_index_write_tmp(map, dirfd, name);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return err;
 }
 

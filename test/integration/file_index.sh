@@ -180,6 +180,21 @@ out=$($AUTOFS test auto.manyinc last 2>&1)
 grep -q "from server:/last" <<<"$out" && ! grep -q "index.*built" <<<"$out" && pass many-includes-scan-only-kept ||
 	fail many-includes-scan-only-kept "$out"
 
+# SIGTERM (or the agent's own time limit, SIGALRM) while an index is being
+# written leaves no private file behind: the write finishes first.
+# strace holds the first write of the index for 2 s, and SIGTERM comes then.
+# (no log to stderr here: the first write must be the index's)
+printf 'k\tserver:/k\n' > "$T/auto.term"
+touch -d '1 hour ago' "$T/auto.term"
+printf '[general]\nmap_dir = %s\nsources = files\n[file]\nindex_dir = %s\n' "$T" "$IX" > "$T/term.conf"
+AUTOFS_AGENT_CONF=$T/term.conf ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null \
+	-e inject=write,pwrite64:delay_enter=2000000:when=1 $AUTOFS test auto.term k >/dev/null 2>&1 &
+sleep 1.5
+pkill -TERM -x autofs
+wait $! 2>/dev/null
+left=$(ls "$IX" | grep -c '\.tmp$')
+[ "$left" = 0 ] && pass term-leaves-no-tmp || fail term-leaves-no-tmp "$left private index files left in $IX"
+
 # indexes can be turned off; the map still answers
 expect index-none 0 "from server:/export/home/alice" env AUTOFS_AGENT_CONF=$T/scan.conf $AUTOFS test auto.home alice
 finish
