@@ -39,6 +39,12 @@ const char *am_mount_module_name(const struct am_mnt *m)
 	return "bind";
 }
 
+/* The value of timeout= from P to E: from a FOREIGN entry, digits only. */
+static bool submap_timeout(const char *p, const char *e, bool foreign)
+{
+	return !foreign || (e > p && strspn(p, "0123456789") == (size_t)(e - p));
+}
+
 /*
  * The options of an fstype=autofs entry, as autofs-tools reads them:
  * browse, nobrowse, timeout=N and master map options such as --timeout=N
@@ -49,12 +55,6 @@ const char *am_mount_module_name(const struct am_mnt *m)
  * environment; instead the nested map inherits its trust, marked
  * --autofsng-foreign.  Returns: master map options, or NULL.
  */
-/* The value of timeout= from P to E: from a FOREIGN entry, digits only. */
-static bool submap_timeout(const char *p, const char *e, bool foreign)
-{
-	return !foreign || (e > p && strspn(p, "0123456789") == (size_t)(e - p));
-}
-
 char *am_submap_options(const char *opts, bool foreign, bool *browse)
 {
 	struct am_buf own = { 0 }, mnt = { 0 };
