@@ -350,16 +350,14 @@ static int expand_host_key(const char *key, bool bracket, char *err, size_t errl
 }
 
 /*
- * KEY where '&' stands in an option word ("-uid=&"): a key any user
- * chooses must not add options or end the word.  Returns: 0, -EINVAL.
+ * Whether what was just substituted (B from START) into the option word
+ * WORD ("-uid=&", "username=$USER") holds a ',': a key any user chooses,
+ * or a name a directory gives, must not add options.  Blanks, quotes and
+ * backslashes are escaped by expand_literal() and stay in the word.
  */
-static int expand_option_key(const char *key, char *err, size_t errlen)
+static bool expand_added_option(const struct am_buf *b, size_t start, const char *word)
 {
-	if (!key[strcspn(key, ", \t\"\\")])
-		return 0;
-	snprintf(err, errlen, "key '%.60s' stands in an option with '&' but holds ',', "
-		 "a blank, a quote or a backslash", key);
-	return -EINVAL;
+	return *word == '-' && b->ab_len > start && memchr(b->ab_s + start, ',', b->ab_len - start);
 }
 
 /* Returns: the start of the word after P, or WORD when P does not end it. */
@@ -390,13 +388,19 @@ int am_sun_expand(const char *text, const char *key, const struct am_vars *vars,
 				am_buf_putc(&b, *p);
 				break;
 			}
-			if ((expand_in_host(word, p, quoted, &bracket) &&
-			     expand_host_key(key, bracket, err, errlen)) ||
-			    (*word == '-' && expand_option_key(key, err, errlen))) {
+			if (expand_in_host(word, p, quoted, &bracket) &&
+			    expand_host_key(key, bracket, err, errlen)) {
 				am_buf_free(&b);
 				return -EINVAL;
 			}
+			start = b.ab_len;
 			expand_literal(&b, key);
+			if (expand_added_option(&b, start, word)) {
+				snprintf(err, errlen, "key '%.60s' stands in an option with '&' "
+					 "but holds ','", key);
+				am_buf_free(&b);
+				return -EINVAL;
+			}
 			break;
 		case '"':
 			quoted = !quoted;
@@ -409,8 +413,7 @@ int am_sun_expand(const char *text, const char *key, const struct am_vars *vars,
 			}
 			start = b.ab_len;
 			used = expand_var(p + 1, vars, &b, err, errlen);
-			if (used >= 0 && *word == '-' && b.ab_len > start &&
-			    memchr(b.ab_s + start, ',', b.ab_len - start)) {
+			if (used >= 0 && expand_added_option(&b, start, word)) {
 				/* a user name "x,suid" from a directory adds no option */
 				snprintf(err, errlen, "a variable in the option word '%.40s' holds ','",
 					 word);

@@ -89,8 +89,6 @@ static int prog_open(struct am_map **mapp, const struct am_map_args *args)
 	struct am_map *map;
 	int fd;
 
-	if (access(args->ma_name, X_OK))
-		return errno == ENOENT ? -ENOENT : -EAGAIN;
 	fd = prog_owned(args);
 	if (fd < 0)
 		return fd;
