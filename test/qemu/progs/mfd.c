@@ -470,6 +470,60 @@ static int cmd_mass(char **argv)
 	return ms < 0;
 }
 
+/*
+ * N bind mounts of DIR stacked on DIR, each EXPIRE with the longest
+ * timeout (a chain of nested expiry trees that never expires), then HOLD
+ * seconds while the tick runs: prints "ready" once built, then the longest
+ * tick and namespace_sem hold seen.  Run by uid 1000 in its own user
+ * namespace, it is what issue 38 measured as the tick's n^2.
+ */
+static int cmd_chain(char **argv)
+{
+	const char *dir = argv[2];
+	int n = atoi(argv[3]), hold = atoi(argv[4]), i;
+	unsigned long tick = 0, held = 0, v;
+	long start;
+
+	for (i = 0; i < n; i++)
+		if (mount(dir, dir, NULL, MS_BIND, NULL) ||
+		    expiry_set(dir, MOUNTFD_EXPIRE_MOUNT, UINT32_MAX))
+			return fail();
+	printf("ready\n");
+	fflush(stdout);
+	start = now_ms();
+	while (now_ms() - start < hold * 1000L) {
+		usleep(250000);
+		v = read_sysctl("mount_expire_last_ns");
+		tick = v > tick ? v : tick;
+		v = read_sysctl("mount_expire_hold_ns");
+		held = v > held ? v : held;
+	}
+	printf("chain=%d max_tick_ns=%lu max_hold_ns=%lu\n", n, tick, held);
+	return 0;
+}
+
+/*
+ * COUNT times a tmpfs mounted on DIR and unmounted, 50 ms apart: prints
+ * the slowest pair in ms, what any writer of the mount tree waits.
+ */
+static int cmd_mountlat(char **argv)
+{
+	int count = atoi(argv[3]), i;
+	long t, worst = 0;
+
+	for (i = 0; i < count; i++) {
+		t = now_ms();
+		if (mount("lat", argv[2], "tmpfs", 0, "size=64k") ||
+		    umount(argv[2]))
+			return fail();
+		t = now_ms() - t;
+		worst = t > worst ? t : worst;
+		usleep(50000);
+	}
+	printf("worst_ms=%ld\n", worst);
+	return 0;
+}
+
 /* N tmpfs mounts DIR/mI with EXPIRE SECS, left mounted and idle. */
 static int cmd_mass_keep(char **argv)
 {
@@ -721,6 +775,10 @@ int main(int argc, char **argv)
 		return cmd_mass_keep(argv);
 	if (!strcmp(c, "walklat") && argc > 4)
 		return cmd_walklat(argv);
+	if (!strcmp(c, "chain") && argc > 4)
+		return cmd_chain(argv);
+	if (!strcmp(c, "mountlat") && argc > 3)
+		return cmd_mountlat(argv);
 	fprintf(stderr, "mfd: unknown operation or arguments: %s\n", c);
 	return 2;
 }
