@@ -57,8 +57,15 @@ struct autofsng_helper {
 	 */
 	struct list_head	queue;
 	struct list_head	peers;
-	kuid_t			uid;		/* the starter's real uid */
+	/*
+	 * The real uid whose turn it waits for and whose agents it counts
+	 * among: the starter's, or that of a waiter who had nothing queued
+	 * (autofsng_helper_join()).  Under sbi->lock.
+	 */
+	kuid_t			uid;
+	bool			moved;		/* uid changed once, sbi->lock */
 	bool			slot;		/* holds an agent slot, sbi->lock */
+	struct list_head	held;		/* sbi->slot_holders with slot */
 	struct completion	granted;	/* a slot was handed over */
 	struct completion	done;		/* set once status is final */
 	int			status;		/* 0, -errno or a wait status */
@@ -117,7 +124,9 @@ struct autofsng_sb_info {
 	 * running helpers so that RCU walk can skip the lock when idle.
 	 * nr_agents helpers hold a slot (fs.autofsng.max_agents); the others
 	 * wait, served round-robin by uid: slot_waiters holds the first
-	 * waiter of each uid, in the order the uids take turns.  The negative
+	 * waiter of each uid, in the order the uids take turns, and a uid
+	 * runs at most fs.autofsng.max_agents_per_user of the slots, whose
+	 * holders are on slot_holders.  The negative
 	 * cache is a hash of keys plus a list, oldest first, that bounds it
 	 * (fs.autofsng.negative_max).
 	 */
@@ -125,6 +134,7 @@ struct autofsng_sb_info {
 	struct list_head	helpers;
 	unsigned int		nr_agents;
 	struct list_head	slot_waiters;
+	struct list_head	slot_holders;
 	DECLARE_HASHTABLE(requests, AUTOFSNG_REQUEST_HASH_BITS);
 	DECLARE_HASHTABLE(negative_hash, AUTOFSNG_NEGATIVE_HASH_BITS);
 	struct list_head	negative;
@@ -158,6 +168,7 @@ static inline unsigned long autofsng_secs_to_jiffies(unsigned int secs)
 char *autofsng_agent_path(void);
 unsigned long autofsng_agent_timeout(void);
 unsigned int autofsng_max_agents(void);
+unsigned int autofsng_max_agents_per_user(void);
 unsigned int autofsng_negative_max(void);
 unsigned int autofsng_list_max_keys(void);
 size_t autofsng_list_max_bytes(void);
@@ -188,6 +199,7 @@ int autofsng_helper_init_common(struct autofsng_helper *h,
 				struct autofsng_sb_info *sbi,
 				const char *cmd);
 int autofsng_helper_run(struct autofsng_helper *h);
+void autofsng_helper_join(struct autofsng_helper *h);
 int autofsng_helper_wait(struct autofsng_helper *h);
 void autofsng_helper_put(struct autofsng_helper *h);
 void autofsng_helper_free_args(struct autofsng_helper *h);

@@ -19,8 +19,15 @@
  * holds the first waiter of each uid, the uid that was served goes to the
  * back, and its next waiter (on the first one's peers ring) takes its
  * place.  So one user's backlog delays another user's request by at most
- * one slot per other waiting uid, not by the backlog.  Finding a uid's
- * waiters is linear in the uids waiting, not in the waiters.  A starter
+ * one slot per other waiting uid, not by the backlog.  A uid that already
+ * runs fs.autofsng.max_agents_per_user agents waits for one of them to end,
+ * and the next uid is served meanwhile: one user's slow keys cannot hold
+ * every slot.  A request another user walks into while it is queued moves
+ * to that user's turn if the user has nothing queued
+ * (autofsng_helper_join()): queueing the key of somebody else's home
+ * behind a backlog of one's own does not make its owner wait for the
+ * backlog.  Finding a uid's waiters is linear in the uids waiting, not in
+ * the waiters; counting its agents is linear in the slots.  A starter
  * killed in the queue cancels its helper (status AUTOFSNG_CANCELLED): no
  * agent runs for it.  All of it is under sbi->lock.
  */
@@ -171,17 +178,52 @@ static void autofsng_slot_dequeue(struct autofsng_sb_info *sbi,
 		list_add_tail(&next->queue, &sbi->slot_waiters);
 }
 
+/* Whether @h waits for a slot; called with sbi->lock held. */
+static bool autofsng_slot_queued(struct autofsng_helper *h)
+{
+	return !list_empty(&h->queue) || !list_empty(&h->peers);
+}
+
+/* How many slots @uid holds; called with sbi->lock held. */
+static unsigned int autofsng_slot_held(struct autofsng_sb_info *sbi,
+				       kuid_t uid)
+{
+	struct autofsng_helper *h;
+	unsigned int n = 0;
+
+	list_for_each_entry(h, &sbi->slot_holders, held)
+		n += uid_eq(h->uid, uid);
+	return n;
+}
+
+/*
+ * The first uid's first waiter, in turn order, whose uid holds fewer than
+ * fs.autofsng.max_agents_per_user slots, or NULL; sbi->lock held.
+ */
+static struct autofsng_helper *autofsng_slot_next(struct autofsng_sb_info *sbi)
+{
+	unsigned int cap = autofsng_max_agents_per_user();
+	struct autofsng_helper *h;
+
+	list_for_each_entry(h, &sbi->slot_waiters, queue) {
+		if (autofsng_slot_held(sbi, h->uid) < cap)
+			return h;
+	}
+	return NULL;
+}
+
 /* Hand out free slots, a uid at a time; called with sbi->lock held. */
 static void autofsng_slot_grant(struct autofsng_sb_info *sbi)
 {
 	struct autofsng_helper *next;
 
-	while (sbi->nr_agents < autofsng_max_agents() &&
-	       !list_empty(&sbi->slot_waiters)) {
-		next = list_first_entry(&sbi->slot_waiters,
-					struct autofsng_helper, queue);
+	while (sbi->nr_agents < autofsng_max_agents()) {
+		next = autofsng_slot_next(sbi);
+		if (!next)
+			break;
 		autofsng_slot_dequeue(sbi, next, true);
 		next->slot = true;
+		list_add(&next->held, &sbi->slot_holders);
 		sbi->nr_agents++;
 		complete(&next->granted);
 	}
@@ -195,6 +237,7 @@ static void autofsng_slot_put(struct autofsng_helper *h)
 	spin_lock(&sbi->lock);
 	if (h->slot) {
 		h->slot = false;
+		list_del_init(&h->held);
 		sbi->nr_agents--;
 		autofsng_slot_grant(sbi);
 	}
@@ -211,7 +254,6 @@ static int autofsng_slot_get(struct autofsng_helper *h)
 	struct autofsng_sb_info *sbi = h->sbi;
 	bool queued;
 
-	h->uid = current_uid();
 	spin_lock(&sbi->lock);
 	autofsng_slot_enqueue(sbi, h);
 	autofsng_slot_grant(sbi);
@@ -276,6 +318,8 @@ int autofsng_helper_init_common(struct autofsng_helper *h,
 	INIT_LIST_HEAD(&h->list);
 	INIT_LIST_HEAD(&h->queue);
 	INIT_LIST_HEAD(&h->peers);
+	INIT_LIST_HEAD(&h->held);
+	h->uid = current_uid();
 	init_completion(&h->granted);
 	init_completion(&h->done);
 	INIT_DELAYED_WORK(&h->timeout, autofsng_helper_timeout);
@@ -328,6 +372,52 @@ int autofsng_helper_run(struct autofsng_helper *h)
 	atomic_inc(&sbi->inflight);
 	schedule_delayed_work(&h->timeout, autofsng_agent_timeout());
 	return call_usermodehelper_exec(info, UMH_WAIT_PROC | UMH_KILLABLE);
+}
+
+/*
+ * Whether @h, queued, would wait less at a turn of @uid: @uid has nothing
+ * queued and holds fewer slots than its cap, while @h waits behind
+ * requests of its own uid or its uid is at its cap.  A move never makes
+ * @h wait longer, and happens once: two users cannot pass a request back
+ * and forth to the back of the queue.  Called with sbi->lock held.
+ */
+static bool autofsng_join_helps(struct autofsng_sb_info *sbi,
+				struct autofsng_helper *h, kuid_t uid)
+{
+	unsigned int cap = autofsng_max_agents_per_user();
+
+	if (h->moved || !autofsng_slot_queued(h) || uid_eq(uid, h->uid) ||
+	    autofsng_slot_first(sbi, uid) ||
+	    autofsng_slot_held(sbi, uid) >= cap)
+		return false;
+	return list_empty(&h->queue) || autofsng_slot_held(sbi, h->uid) >= cap;
+}
+
+/**
+ * autofsng_helper_join - the caller waits for @h too
+ * @h: a helper the caller found started by somebody, on which it holds a
+ *     reference
+ *
+ * While @h waits for a slot behind other requests of its starter's uid,
+ * or while that uid runs all the agents it may, a caller of another uid
+ * that has nothing queued and may run an agent takes it to a turn of its
+ * own uid (autofsng_join_helps()): it then waits no longer than for a
+ * request it started itself.  Still one agent for the key.
+ */
+void autofsng_helper_join(struct autofsng_helper *h)
+{
+	struct autofsng_sb_info *sbi = h->sbi;
+	kuid_t uid = current_uid();
+
+	spin_lock(&sbi->lock);
+	if (autofsng_join_helps(sbi, h, uid)) {
+		autofsng_slot_dequeue(sbi, h, false);
+		h->uid = uid;
+		h->moved = true;
+		autofsng_slot_enqueue(sbi, h);
+		autofsng_slot_grant(sbi);
+	}
+	spin_unlock(&sbi->lock);
 }
 
 /**

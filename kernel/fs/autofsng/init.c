@@ -38,6 +38,7 @@ static int agent_timeout_max = 24 * 60 * 60;
 /* The other limits are read with READ_ONCE() where they apply. */
 static int max_agents = AUTOFSNG_DEFAULT_MAX_AGENTS;
 static int max_agents_max = 4096;
+static int max_agents_per_user;		/* 0: half of max_agents */
 static int negative_max = AUTOFSNG_DEFAULT_NEGATIVE_MAX;
 static int negative_max_max = 1 << 20;
 static int list_max_keys = AUTOFSNG_DEFAULT_LIST_MAX_KEYS;
@@ -80,6 +81,20 @@ unsigned long autofsng_agent_timeout(void)
 unsigned int autofsng_max_agents(void)
 {
 	return READ_ONCE(max_agents);
+}
+
+/**
+ * autofsng_max_agents_per_user - how many agents one real uid may run at
+ * once on one superblock
+ *
+ * Return: fs.autofsng.max_agents_per_user, or half of
+ * fs.autofsng.max_agents (rounded up) when it is 0.
+ */
+unsigned int autofsng_max_agents_per_user(void)
+{
+	unsigned int n = READ_ONCE(max_agents_per_user);
+
+	return n ? n : DIV_ROUND_UP(autofsng_max_agents(), 2);
 }
 
 /**
@@ -169,6 +184,15 @@ static struct ctl_table autofsng_sysctls[] = {
 		.mode		= 0644,
 		.proc_handler	= proc_dointvec_minmax,
 		.extra1		= SYSCTL_ONE,
+		.extra2		= &max_agents_max,
+	},
+	{
+		.procname	= "max_agents_per_user",
+		.data		= &max_agents_per_user,
+		.maxlen		= sizeof(max_agents_per_user),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
 		.extra2		= &max_agents_max,
 	},
 	{

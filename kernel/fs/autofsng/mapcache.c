@@ -543,6 +543,7 @@ static int autofsng_snapshot_fill(struct super_block *sb)
 	if (!running)
 		return autofsng_refresh_run(r);
 	autofsng_helper_put(&r->helper);
+	autofsng_helper_join(&running->helper);
 	err = autofsng_helper_wait(&running->helper);
 	autofsng_helper_put(&running->helper);
 	return err;

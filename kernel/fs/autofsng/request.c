@@ -389,6 +389,45 @@ static int autofsng_trap_instantiate(struct autofsng_sb_info *sbi,
 }
 
 /*
+ * The request for @path, with a reference, or NULL.  A caller that finds
+ * one waits for it: it joins it (autofsng_helper_join()).
+ */
+static struct autofsng_request *
+autofsng_request_join(struct autofsng_sb_info *sbi, const struct path *path)
+{
+	struct autofsng_request *req;
+
+	spin_lock(&sbi->lock);
+	req = autofsng_request_find(sbi, path);
+	spin_unlock(&sbi->lock);
+	if (req)
+		autofsng_helper_join(&req->helper);
+	return req;
+}
+
+/*
+ * Whether the agent would refuse the key of an indirect map's trap: one
+ * that starts with '-' or holds a control character (the agent's
+ * am_key_invalid(); the VFS already keeps '/', "." and ".." out of a
+ * name).  Any user can ask for any name: such a key fails at once, with
+ * no agent run for it.
+ */
+static bool autofsng_key_refused(struct autofsng_sb_info *sbi,
+				 const struct qstr *name)
+{
+	unsigned int i;
+
+	if (sbi->direct)
+		return false;
+	if (name->name[0] == '-')
+		return true;
+	for (i = 0; i < name->len; i++)
+		if (name->name[i] < 0x20 || name->name[i] == 0x7f)
+			return true;
+	return false;
+}
+
+/*
  * Find the request for @path or start one.  Returns the request with a
  * reference, NULL when the key is already mounted, or an error.
  */
@@ -398,14 +437,13 @@ autofsng_request_get(struct autofsng_sb_info *sbi, struct path *path,
 {
 	struct autofsng_request *req, *new;
 
-	spin_lock(&sbi->lock);
-	req = autofsng_request_find(sbi, path);
-	spin_unlock(&sbi->lock);
+	req = autofsng_request_join(sbi, path);
 	if (req)
 		return req;
 	if (path_is_mountpoint(path))
 		return NULL;
-	if (autofsng_negative_cached(sbi, &path->dentry->d_name))
+	if (autofsng_negative_cached(sbi, &path->dentry->d_name) ||
+	    autofsng_key_refused(sbi, &path->dentry->d_name))
 		return ERR_PTR(-ENOENT);
 
 	new = autofsng_request_alloc(sbi, path);
@@ -421,8 +459,10 @@ autofsng_request_get(struct autofsng_sb_info *sbi, struct path *path,
 		*started = true;
 	}
 	spin_unlock(&sbi->lock);
-	if (new)
+	if (new) {	/* another walker started it meanwhile */
 		autofsng_helper_put(&new->helper);
+		autofsng_helper_join(&req->helper);
+	}
 	return req;
 }
 
@@ -529,9 +569,7 @@ int autofsng_request_wait(const struct path *path)
 	struct autofsng_request *req;
 	int err, status;
 
-	spin_lock(&sbi->lock);
-	req = autofsng_request_find(sbi, path);
-	spin_unlock(&sbi->lock);
+	req = autofsng_request_join(sbi, path);
 	if (!req)
 		return 0;
 	err = autofsng_helper_wait(&req->helper);

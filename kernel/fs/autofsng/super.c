@@ -370,6 +370,7 @@ int autofsng_init_fs_context(struct fs_context *fc)
 	spin_lock_init(&sbi->lock);
 	INIT_LIST_HEAD(&sbi->helpers);
 	INIT_LIST_HEAD(&sbi->slot_waiters);
+	INIT_LIST_HEAD(&sbi->slot_holders);
 	autofsng_request_init(sbi);
 	atomic_set(&sbi->inflight, 0);
 	mutex_init(&sbi->instantiate_lock);
