@@ -15,6 +15,7 @@
 #define TRAPFS_HELPER_TIMEOUT	30		/* seconds */
 #define TRAPFS_MAX_TIMEOUT	86400		/* seconds */
 #define TRAPFS_MAX_REQUESTS	256		/* helper runs in flight per mount */
+#define TRAPFS_MAX_USER_REQUESTS 64		/* of them, started by one uid */
 
 struct trapfs_sb_info {
 	umode_t mode;

@@ -62,6 +62,7 @@ struct trapfs_req {
 	struct kref kref;
 	struct trapfs_sb_info *sbi;
 	struct list_head list;
+	kuid_t uid;			/* the first walker's real uid */
 	struct dentry *dentry;		/* the missing name */
 	struct path dir;		/* its directory, as the first walker saw it */
 	struct trap_helper th;		/* the process (fs/trap_helper.c) */
@@ -180,6 +181,7 @@ static struct trapfs_req *trapfs_req_alloc(const struct path *path)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&req->kref);
 	req->sbi = sbi;
+	req->uid = current_uid();
 	trap_helper_init(&req->th, &sbi->lock);
 	INIT_LIST_HEAD(&req->list);
 	init_completion(&req->done);
@@ -280,6 +282,21 @@ static void trapfs_req_kill(struct work_struct *work)
 }
 
 /*
+ * Whether @uid has TRAPFS_MAX_USER_REQUESTS helpers in flight, so that one
+ * user cannot take all TRAPFS_MAX_REQUESTS of a mount and make everybody
+ * else's lookups fail.  Called with sbi->lock held.
+ */
+static bool trapfs_user_full(struct trapfs_sb_info *sbi, kuid_t uid)
+{
+	struct trapfs_req *r;
+	unsigned int n = 0;
+
+	list_for_each_entry(r, &sbi->reqs, list)
+		n += uid_eq(r->uid, uid);
+	return n >= TRAPFS_MAX_USER_REQUESTS;
+}
+
+/*
  * Returns the running request for @path's dentry with a reference for the
  * caller, NULL when the dentry's state changed under us (look again), or
  * an ERR_PTR.
@@ -299,7 +316,8 @@ static struct trapfs_req *trapfs_req_start(const struct path *path)
 		trapfs_req_put(req);
 		return NULL;
 	}
-	if (sbi->nr_reqs >= TRAPFS_MAX_REQUESTS) {
+	if (sbi->nr_reqs >= TRAPFS_MAX_REQUESTS ||
+	    trapfs_user_full(sbi, req->uid)) {
 		spin_unlock(&sbi->lock);
 		pr_warn_ratelimited("%s: %u helpers running, %*pE refused\n",
 				    sbi->helper, sbi->nr_reqs,
