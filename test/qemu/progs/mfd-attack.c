@@ -14,6 +14,8 @@
  *   mfd-attack recvfd info          GETFSTYPE on that fd
  *   mfd-attack nsioctls PATH        every nsfs ioctl on a mountfd of PATH
  *   mfd-attack onnsfs NSFILE        every mountfd ioctl on an nsfs file
+ *   mfd-attack walkloop PATH SECS NPROC   NPROC processes walk the mounts
+ *                                   below PATH in a loop for SECS seconds
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -22,6 +24,7 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "mountfd_user.h"
 
@@ -265,6 +268,68 @@ static int cmd_onnsfs(char **argv)
 	return 0;
 }
 
+/* Depth first through the walk below MFD, opening nothing; counts mounts. */
+static long walk_below(int mfd)
+{
+	int child, next;
+	long n = 0;
+
+	child = ioctl(mfd, MOUNTFD_IOC_GETFIRSTCHILD);
+	while (child >= 0) {
+		n += 1 + walk_below(child);
+		next = ioctl(child, MOUNTFD_IOC_GETNEXTCHILD);
+		close(child);
+		child = next;
+	}
+	return n;
+}
+
+/*
+ * NPROC processes walk the tree below PATH in a loop for SECS seconds, as
+ * fast as they can: prints the walks done and the mounts the last returned.
+ */
+static int cmd_walkloop(char **argv)
+{
+	int nproc = atoi(argv[4]), i, status;
+	long secs = atol(argv[3]), walks = 0, seen = 0;
+	time_t end = time(NULL) + secs;
+	int pipefd[2];
+
+	if (pipe(pipefd))
+		return 1;
+	for (i = 0; i < nproc; i++) {
+		if (fork() == 0) {
+			long w = 0, n = 0;
+			int mfd;
+
+			while (time(NULL) < end) {
+				mfd = open_mfd(argv[2]);
+				if (mfd < 0)
+					_exit(1);
+				n = walk_below(mfd);
+				close(mfd);
+				w++;
+			}
+			dprintf(pipefd[1], "%ld %ld\n", w, n);
+			_exit(0);
+		}
+	}
+	close(pipefd[1]);
+	while (wait(&status) > 0)
+		;
+	{
+		FILE *f = fdopen(pipefd[0], "r");
+		long w, n;
+
+		while (f && fscanf(f, "%ld %ld", &w, &n) == 2) {
+			walks += w;
+			seen = n;
+		}
+	}
+	printf("walks=%ld mounts=%ld\n", walks, seen);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *c = argc > 2 ? argv[1] : "";
@@ -280,6 +345,8 @@ int main(int argc, char **argv)
 		return cmd_nsioctls(argv);
 	if (!strcmp(c, "onnsfs"))
 		return cmd_onnsfs(argv);
+	if (!strcmp(c, "walkloop") && argc > 4)
+		return cmd_walkloop(argv);
 	fprintf(stderr, "usage: mfd-attack steal|sendfd|recvfd|nsioctls|onnsfs ARGS (see the source)\n");
 	return 2;
 }

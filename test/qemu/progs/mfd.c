@@ -14,7 +14,9 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <linux/landlock.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -652,6 +654,58 @@ static int cmd_attach(char **argv)
 	return 0;
 }
 
+/*
+ * Confines the process to a Landlock domain, as a sandboxed application
+ * is: the domain handles one access right it never grants, and Landlock
+ * then refuses every change of the mount tree (umount, move_mount ...).
+ */
+static int landlock_self(void)
+{
+	struct landlock_ruleset_attr ra = {
+		.handled_access_fs = LANDLOCK_ACCESS_FS_MAKE_FIFO,
+	};
+	int fd = syscall(SYS_landlock_create_ruleset, &ra, sizeof(ra), 0);
+
+	if (fd < 0)
+		return -1;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    syscall(SYS_landlock_restrict_self, fd, 0)) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * GETEXPIRE with me_size SIZE in a buffer 8 bytes larger than the struct,
+ * whose first byte past it is TAIL: "ok" or the errno name (6.1).
+ */
+static int cmd_expire_size(char **argv)
+{
+	struct {
+		struct mountfd_expire me;
+		unsigned char tail[8];
+	} b;
+	int mfd = mountfd_at(argv[2]);
+
+	memset(&b, 0, sizeof(b));
+	b.me.me_size = atoi(argv[3]);
+	b.tail[0] = atoi(argv[4]);
+	if (mfd < 0 || ioctl(mfd, MOUNTFD_IOC_GETEXPIRE, &b) < 0)
+		return fail();
+	printf("ok\n");
+	return 0;
+}
+
+/* umount2(PATH, 0), what umount(8) does. */
+static int cmd_umount(char **argv)
+{
+	if (umount2(argv[2], 0))
+		return fail();
+	return 0;
+}
+
 /* The expiry interface of the running kernel: mountfd, setattr or none. */
 static int cmd_api(void)
 {
@@ -723,8 +777,20 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: mfd OP PATH [ARGS]\n");
 		return 2;
 	}
+	/* "landlocked OP ..." does OP in a Landlock sandbox */
+	if (!strcmp(c, "landlocked") && argc > 3) {
+		if (landlock_self())
+			return fail();
+		argv++;
+		argc--;
+		c = argv[1];
+	}
 	if (!strcmp(c, "api"))
 		return cmd_api();
+	if (!strcmp(c, "umount"))
+		return cmd_umount(argv);
+	if (!strcmp(c, "expire-size") && argc > 4)
+		return cmd_expire_size(argv);
 	if (!strcmp(c, "setattr-case") && argc > 3)
 		return cmd_setattr_case(argv);
 	if (!strcmp(c, "setexpire"))

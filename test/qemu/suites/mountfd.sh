@@ -11,6 +11,10 @@ mnt() { mkdir -p "$1" && mount -t tmpfs "${2:-mfdtest}" "$1" ${3:+-o "$3"}; }
 
 t_eq errors "badfd=EBADF badflags=EINVAL notmountfd=ENOTTY badioctl=ENOTTY badsize=EINVAL" \
 	"$("$MFD" errors /etc/hostname | tr '\n' ' ' | sed 's/ $//')"
+# me_size: an extensible struct, as copy_struct_from_user() reads one
+t_eq expire-size-larger-zero ok "$("$MFD" expire-size / 40 0)"
+t_eq expire-size-larger-nonzero E2BIG "$("$MFD" expire-size / 40 1)"
+t_eq expire-size-smaller EINVAL "$("$MFD" expire-size / 16 0)"
 
 # Read ioctls.
 mnt /mnt/m1 srcname nosuid,nodev,size=1m,mode=0700

@@ -47,6 +47,9 @@
  */
 #define MOUNTFD_EXPIRE_PROPAGATED	0x200
 
+/* me_size of the first version; a kernel takes any size from it up */
+#define MOUNTFD_EXPIRE_SIZE_VER0	32
+
 struct mountfd_expire {
 	__u32 me_size;		/* in: sizeof(struct mountfd_expire) */
 	__u32 me_policy;	/* MOUNTFD_EXPIRE_* */
