@@ -23,3 +23,6 @@ test_qemu_progs_mfd_SOURCES = test/qemu/progs/mfd.c test/qemu/progs/mountfd_user
 # security suite: what an unprivileged user tries with a mountfd
 noinst_PROGRAMS += test/qemu/progs/mfd-attack
 test_qemu_progs_mfd_attack_SOURCES = test/qemu/progs/mfd-attack.c test/qemu/progs/mountfd_user.h
+# fuzz suite: random sequences of the series' calls (issue 38)
+noinst_PROGRAMS += test/qemu/progs/kfuzz
+test_qemu_progs_kfuzz_SOURCES = test/qemu/progs/kfuzz.c test/qemu/progs/mountfd_user.h
