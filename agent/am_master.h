@@ -37,6 +37,7 @@ struct am_mopts {
 	struct am_vars mo_defines;	/* -DNAME=value */
 	char **mo_argv;			/* NULL-terminated map arguments */
 	int mo_argc;
+	char mo_unknown[48];		/* first unknown --option, ignored */
 };
 
 /* Returns: 0, -EINVAL (ERR says why), -ENOMEM. */

@@ -232,7 +232,8 @@ static int plan_attach(struct am_ctx *ctx, const struct am_request *rq,
 		       rq->rq_key, strerror(-err));
 		return AM_EXIT_MOUNT;
 	}
-	err = am_expiry_set(ctx, lp->lp_fd, policy, rs->rs_timeout);
+	/* --timeout=0 is "never unmount", as for autofs-tools: no policy */
+	err = rs->rs_timeout ? am_expiry_set(ctx, lp->lp_fd, policy, rs->rs_timeout) : 0;
 	if (err && err != -ENOSYS)
 		am_log(LOG_WARNING, "map %s: key %s: setting expiry: %s", rq->rq_map,
 		       rq->rq_key, strerror(-err));
@@ -542,11 +543,17 @@ int am_cmd_test(struct am_ctx *ctx, const char *map, const char *key, const char
 	am_out("map %s key %s\n", map, key);
 	am_out("source %s%s\n", rs.rs_source, rs.rs_wildcard ? " (wildcard entry *)" : "");
 	am_out("trust %s\n", rs.rs_trust_why);
+	if (rs.rs_mo.mo_unknown[0])
+		am_out("unknown option '%s' ignored (of the master map line)\n",
+		       rs.rs_mo.mo_unknown);
 	am_out("entry %s\n", rs.rs_text);
-	am_out("expire after %u s%s%s\n", rs.rs_timeout,
-	       rs.rs_entry.en_multi ? ", the whole tree at once" : "",
-	       rs.rs_strictexpire ? ", strictexpire: only references keep it, a path walk does not" :
-				    "");
+	if (!rs.rs_timeout)
+		am_out("never expires (--timeout=0)\n");
+	else
+		am_out("expire after %u s%s%s\n", rs.rs_timeout,
+		       rs.rs_entry.en_multi ? ", the whole tree at once" : "",
+		       rs.rs_strictexpire ?
+		       ", strictexpire: only references keep it, a path walk does not" : "");
 	for (i = 0; i < rs.rs_entry.en_nmnts; i++) {
 		test_print_mnt(&rs.rs_entry.en_mnts[i], rs.rs_trust != AM_TRUST_LOCAL);
 		if (strcmp(rs.rs_entry.en_mnts[i].mn_offset, "/"))

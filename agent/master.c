@@ -149,13 +149,18 @@ static const char *const mopts_ignored[] = {
 	"-v", "--verbose",
 	"-d", "--debug", "-w", "--use-weight-only", "-r",
 	"--random-multimount-selection", "--slashify-colons",
-	"--no-slashify-colons", NULL,
+	"--no-slashify-colons", "--strict", "--nonstrict", NULL,
 };
 
-/* autofs-tools takes these with or without their '-', alone or in a list. */
+/*
+ * autofs-tools takes these with or without their '-', alone or in a list.
+ * strict and nonstrict choose whether a multi-mount fails whole when one
+ * of its offsets fails to mount; autofsng mounts each offset when it is
+ * first reached, so either reads the same.
+ */
 static const char *const mopts_words[] = {
 	"browse", "nobrowse", "strictexpire", "symlink", "nobind", "slave", "shared",
-	"private", NULL,
+	"private", "strict", "nonstrict", NULL,
 };
 
 static bool mopts_in(const char *const *list, const char *word)
@@ -240,9 +245,14 @@ static int mopts_option(struct am_mopts *mo, const char *tok, const char *next,
 	}
 	if (mopts_in(mopts_ignored, tok))
 		return 1;
+	/* autofs-tools chmods the mount point; a trigger keeps its own mode */
+	if (n == 6 && !strncmp(tok, "--mode", 6))
+		return eq || !next ? 1 : 2;
 	if (tok[1] == '-') {
-		snprintf(err, errlen, "unknown option '%.40s'", tok);
-		return -EINVAL;
+		/* as autofs-tools: the caller warns, the line is served */
+		if (!mo->mo_unknown[0])
+			snprintf(mo->mo_unknown, sizeof(mo->mo_unknown), "%.40s", tok);
+		return 1;
 	}
 	return mopts_mount(mo, tok + 1) ?: 1;
 }
@@ -404,7 +414,7 @@ int am_master_add(struct am_master *m, const char *key, const char *entry,
 	}
 	ret = am_mapspec_parse(e->me_map, &ms);
 	if (ret == -EINVAL)
-		snprintf(err, errlen, "%s: bad map '%.60s' (unknown type or format)", key, e->me_map);
+		snprintf(err, errlen, "%s: bad map '%.180s' (unknown type or format)", key, e->me_map);
 	if (ret)
 		goto bad_ret;
 	am_mapspec_free(&ms);

@@ -109,6 +109,9 @@ static void dump_where(struct dump_map *dm, char *out, size_t outlen)
 	where[0] = '\0';
 }
 
+/* The key a wildcard entry is shown expanded for: a valid key and host. */
+#define DUMP_WILDCARD_KEY "key"
+
 static int dump_entry(const char *key, const char *entry, void *arg)
 {
 	struct dump_map *dm = arg;
@@ -131,8 +134,12 @@ static int dump_entry(const char *key, const char *entry, void *arg)
 	for (i = 0; !err && i < dm->dm_mo->mo_defines.av_n; i++)
 		err = am_vars_set(&vars, dm->dm_mo->mo_defines.av_name[i],
 				  dm->dm_mo->mo_defines.av_value[i]);
+	/* the wildcard stands for any key: shown for one, checked at lookup */
+	if (!err && !strcmp(key, "*"))
+		am_out("    (for a key named %s)\n", DUMP_WILDCARD_KEY);
 	if (!err)
-		err = am_sun_expand(entry, key, &vars, &text, why, sizeof(why));
+		err = am_sun_expand(entry, strcmp(key, "*") ? key : DUMP_WILDCARD_KEY,
+				    &vars, &text, why, sizeof(why));
 	if (!err)
 		err = am_sun_parse(text, dm->dm_mo->mo_mntopts, &e, why, sizeof(why));
 	if (!err) {
@@ -180,6 +187,8 @@ static int dump_one(struct am_ctx *ctx, const struct am_master_entry *me)
 		am_out("  bad options: %s: %s\n", me->me_origin, why);
 		return AM_EXIT_MALFORMED;
 	}
+	if (mo.mo_unknown[0])
+		am_out("  unknown option '%s' ignored: %s\n", mo.mo_unknown, me->me_origin);
 	dm.dm_mo = &mo;
 	ctx->ac_where[0] = '\0';
 	err = am_chain_init(ctx, me->me_map, mo.mo_argc, (const char *const *)mo.mo_argv, &ch);

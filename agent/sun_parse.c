@@ -520,6 +520,12 @@ int am_sun_parse(const char *text, const char *defopts, struct am_entry *entry,
 		ret = sun_multi(entry, &t, i, opts, err, errlen);
 	} else {
 		ret = sun_mount(entry, &t, &i, "/", opts, err, errlen);
+		/* a multi-mount starts with an offset: this is a word too many */
+		if (!ret && i < t.n) {
+			snprintf(err, errlen, "'%.60s' after the location: a blank inside the location?",
+				 t.tk[i].st_text);
+			ret = -EINVAL;
+		}
 	}
 out:
 	free(opts);

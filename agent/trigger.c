@@ -107,6 +107,9 @@ static int start_entry(struct am_ctx *ctx, const struct am_mounts *ms,
 		am_log(LOG_ERR, "start %s: options: %s", me->me_path, why);
 		return 1;
 	}
+	if (mo.mo_unknown[0])
+		am_log(LOG_WARNING, "%s: unknown option '%s' ignored", me->me_origin,
+		       mo.mo_unknown);
 	sd.sd_tg = (struct am_trigger) {
 		.tg_map = me->me_map,
 		.tg_browse = mo.mo_browse >= 0 ? mo.mo_browse : ctx->ac_conf.cf_browse,

@@ -32,7 +32,21 @@ out=$($AUTOFS test auto.proj alice -nobrowse,--timeout=60 2>&1)
 case $out in *nobrowse*|*--timeout*) fail comma-not-mount-options "$out" ;;
 *) pass comma-not-mount-options ;; esac
 expect comma-mount-options 0 "rw,soft" $AUTOFS test auto.proj alice -rw,soft,--timeout=30,browse
-expect comma-bad-option 2 "unknown option '--frob'" $AUTOFS test auto.proj alice -rw,--frob
+# an option nobody knows is named and the line served, as autofs-tools does
+expect comma-unknown-option 0 "unknown option '--frob' ignored" $AUTOFS test auto.proj alice -rw,--frob
+expect comma-unknown-option-served 0 "rw" $AUTOFS test auto.proj alice -rw,--frob
+expect master-nonstrict 0 "expire after" $AUTOFS test auto.proj alice "--ghost --nonstrict"
+expect master-mode-value 0 "expire after 5 s" $AUTOFS test auto.proj alice "--mode 0755 -t 5"
+expect timeout-zero-never 0 "never expires (--timeout=0)" $AUTOFS test auto.proj alice --timeout=0
+
+# a valid wildcard entry is shown for a sample key, not called malformed
+printf '*\t-fstype=nfs\t&:/export\n' > "$T/auto.wild"
+printf '/net\t%s\n' "$T/auto.wild" > "$T/auto.master.wild"
+expect dump-wildcard-host 0 "location host=key weight=0 path=/export" $AUTOFS dump auto.master.wild
+# a long map name is named whole in an error
+long=$T/a-map-name-long-enough-to-pass-sixty-characters-of-path.amd.map
+printf '/amd\tfile,amd:%s\n' "$long" > "$T/auto.master.amd"
+expect error-names-whole-map 0 "file,amd:$long'" $AUTOFS dump auto.master.amd
 
 # administrators name the mount point, not the map
 expect test-mount-point 0 "expire after 60 s" $AUTOFS test /proj alice
@@ -87,7 +101,7 @@ expect parse-error-file-line 5 "map auto.err ($T/auto.errinc:2): key bad: malfor
 printf '/err\tauto.err\n/opt\tauto.proj\t-rw,--frob\n' > "$T/auto.master.dumperr"
 expect dump-error-file-line 5 "malformed: $T/auto.errinc:2: unterminated quote" \
 	$AUTOFS dump auto.master.dumperr
-expect dump-options-file-line 5 "bad options: $T/auto.master.dumperr:2: unknown option '--frob'" \
+expect dump-options-file-line 5 "unknown option '--frob' ignored: $T/auto.master.dumperr:2" \
 	$AUTOFS dump auto.master.dumperr
 printf '/ok\tauto.proj\n+auto.master.errinc\n' > "$T/auto.master.err"
 printf '# an included master map\n/bad/../x\tauto.proj\n' > "$T/auto.master.errinc"

@@ -201,6 +201,8 @@ static int cmd_master(const char *path)
 		printf("  timeout %d negative %d browse %d strictexpire %d mount-options %s\n",
 		       mo.mo_timeout, mo.mo_negative_timeout, mo.mo_browse, mo.mo_strictexpire,
 		       *mo.mo_mntopts ? mo.mo_mntopts : "-");
+		if (mo.mo_unknown[0])
+			printf("  unknown option %s ignored\n", mo.mo_unknown);
 		if (mo.mo_propagation)
 			printf("  bind propagation %s\n", mo.mo_propagation == MS_SLAVE ? "slave" :
 			       mo.mo_propagation == MS_PRIVATE ? "private" : "shared");

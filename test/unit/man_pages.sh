@@ -39,7 +39,7 @@ done
 mapfile -t names < <(grep -oE 'MOUNTFD_IOC_[A-Z]+' "$top/kernel/include/uapi/linux/mountfd.h" |
 	grep -v '_MAGIC$' | sort -u)
 check_names "$top/man/mountfd.2" "mountfd ioctls" "${names[@]}"
-mapfile -t names < <(grep -oE 'MOUNTFD_EXPIRE_[A-Z]+' "$top/kernel/include/uapi/linux/mountfd.h" | sort -u)
+mapfile -t names < <(grep -oE 'MOUNTFD_EXPIRE_[A-Z]+\b' "$top/kernel/include/uapi/linux/mountfd.h" | sort -u)
 check_names "$top/man/mountfd.2" "mountfd expiry policies" "${names[@]}"
 
 # A filesystem's mount options are its fs_parameter_spec entries, spelled
