@@ -172,6 +172,7 @@ unsigned int autofsng_max_agents_per_user(void);
 unsigned int autofsng_negative_max(void);
 unsigned int autofsng_list_max_keys(void);
 size_t autofsng_list_max_bytes(void);
+void autofsng_snapshot_count(int delta);
 void autofsng_negative_count(int delta);
 
 /* super.c */

@@ -47,6 +47,8 @@ static int list_max_bytes = AUTOFSNG_DEFAULT_LIST_MAX_BYTES;
 static int list_max_bytes_max = 1 << 30;
 /* Entries in the negative caches of all mounts, for the administrator. */
 static atomic_t negative_entries = ATOMIC_INIT(0);
+/* Keys held by the browse snapshots of all mounts, listings included. */
+static atomic_t snapshot_keys = ATOMIC_INIT(0);
 
 /**
  * autofsng_agent_path - copy of the agent path sysctl
@@ -137,11 +139,21 @@ void autofsng_negative_count(int delta)
 	atomic_add(delta, &negative_entries);
 }
 
-static int negative_entries_handler(AUTOFSNG_CTL_CONST struct ctl_table *table,
-				    int write, void *buffer, size_t *lenp,
-				    loff_t *ppos)
+/**
+ * autofsng_snapshot_count - account keys of browse snapshots made or freed
+ * @delta: how many were made (negative: freed)
+ */
+void autofsng_snapshot_count(int delta)
 {
-	int value = atomic_read(&negative_entries);
+	atomic_add(delta, &snapshot_keys);
+}
+
+/* A read-only count kept in the atomic_t at table->data. */
+static int atomic_count_handler(AUTOFSNG_CTL_CONST struct ctl_table *table,
+				int write, void *buffer, size_t *lenp,
+				loff_t *ppos)
+{
+	int value = atomic_read((atomic_t *)table->data);
 	struct ctl_table t = *table;
 
 	t.data = &value;
@@ -206,9 +218,17 @@ static struct ctl_table autofsng_sysctls[] = {
 	},
 	{
 		.procname	= "negative_entries",
+		.data		= &negative_entries,
 		.maxlen		= sizeof(int),
 		.mode		= 0444,
-		.proc_handler	= negative_entries_handler,
+		.proc_handler	= atomic_count_handler,
+	},
+	{
+		.procname	= "snapshot_keys",
+		.data		= &snapshot_keys,
+		.maxlen		= sizeof(int),
+		.mode		= 0444,
+		.proc_handler	= atomic_count_handler,
 	},
 	{
 		.procname	= "list_max_keys",

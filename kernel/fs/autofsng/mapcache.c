@@ -102,6 +102,7 @@ void autofsng_snapshot_put(struct autofsng_snapshot *snap)
 
 	if (!snap || !refcount_dec_and_test(&snap->count))
 		return;
+	autofsng_snapshot_count(-(int)snap->nr);
 	for (i = 0; i < snap->nr; i++) {
 		kfree(snap->keys[i]);
 		if (!(i & 1023))
@@ -315,12 +316,49 @@ autofsng_builder_close(struct autofsng_builder *b, bool ok)
 			cond_resched();
 	}
 	snap->nr = i;
+	autofsng_snapshot_count(i);
 	/* The keys belong to the snapshot now. */
 	b->keys = RB_ROOT;
 	b->nr = 0;
 out:
 	autofsng_builder_free_keys(b);
 	mutex_unlock(&b->lock);
+	return snap;
+}
+
+/* Whether two snapshots, sorted both, hold the same keys. */
+static bool autofsng_snapshot_same(const struct autofsng_snapshot *a,
+				   const struct autofsng_snapshot *b)
+{
+	unsigned int i;
+
+	if (!a || !b || a->nr != b->nr)
+		return false;
+	for (i = 0; i < a->nr; i++) {
+		if (autofsng_key_cmp(a->keys[i]->name, a->keys[i]->len,
+				     b->keys[i]->name, b->keys[i]->len))
+			return false;
+		if (!(i & 1023))
+			cond_resched();
+	}
+	return true;
+}
+
+/*
+ * A new snapshot, or NULL when @snap lists what the current one does: an
+ * unchanged map makes no copy, so listings that stay open across
+ * refreshes share one snapshot instead of each pinning its own.
+ */
+static struct autofsng_snapshot *
+autofsng_snapshot_dedup(struct super_block *sb, struct autofsng_snapshot *snap)
+{
+	struct autofsng_snapshot *cur = autofsng_snapshot_peek(sb);
+
+	if (autofsng_snapshot_same(cur, snap)) {
+		autofsng_snapshot_put(snap);
+		snap = NULL;
+	}
+	autofsng_snapshot_put(cur);
 	return snap;
 }
 
@@ -344,6 +382,8 @@ static void autofsng_refresh_finish(struct autofsng_helper *h)
 		pr_info_ratelimited("listing map %s failed (status %d), keeping the old keys\n",
 				    sbi->mapname, h->status);
 	ttl = snap ? READ_ONCE(sbi->cache_ttl) : READ_ONCE(sbi->negative_timeout);
+	if (snap)
+		snap = autofsng_snapshot_dedup(r->sb, snap);
 
 	spin_lock(&mc->lock);
 	if (snap) {
