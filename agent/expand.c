@@ -203,6 +203,47 @@ int am_vars_standard(struct am_vars *vars, uid_t uid, gid_t gid)
 	return err ? err : am_vars_names(vars, uid, gid);
 }
 
+/* "little" or "big": autofs-tools' ${byte}. */
+static const char *vars_byte_order(void)
+{
+	const union { unsigned short s; unsigned char c[2]; } order = { .s = 0x0102 };
+
+	return order.c[0] == 2 ? "little" : "big";
+}
+
+/*
+ * The lower-case variables autofs-tools 5.1.8 gives every map: host, xhost
+ * and hostd, domain, dollar, true, false and byte, and the amd ones with
+ * their default values (arch and karch the machine, os and full_os the
+ * system name in lower case, osver the release, vendor "unknown").
+ */
+static int vars_lower(struct am_vars *vars, const struct utsname *u,
+		      const char *shost, const char *domain)
+{
+	char os[sizeof(u->sysname)], hostd[sizeof(u->nodename) * 2];
+	size_t i;
+	int err;
+
+	for (i = 0; i + 1 < sizeof(os) && u->sysname[i]; i++)
+		os[i] = (char)tolower((unsigned char)u->sysname[i]);
+	os[i] = '\0';
+	snprintf(hostd, sizeof(hostd), "%s%s%s", shost, *domain ? "." : "", domain);
+	err = am_vars_set(vars, "host", shost);
+	err = err ? err : am_vars_set(vars, "xhost", shost);
+	err = err ? err : am_vars_set(vars, "hostd", hostd);
+	err = err ? err : am_vars_set(vars, "domain", domain);
+	err = err ? err : am_vars_set(vars, "dollar", "$");
+	err = err ? err : am_vars_set(vars, "true", "1");
+	err = err ? err : am_vars_set(vars, "false", "0");
+	err = err ? err : am_vars_set(vars, "byte", vars_byte_order());
+	err = err ? err : am_vars_set(vars, "arch", u->machine);
+	err = err ? err : am_vars_set(vars, "karch", u->machine);
+	err = err ? err : am_vars_set(vars, "os", os);
+	err = err ? err : am_vars_set(vars, "full_os", os);
+	err = err ? err : am_vars_set(vars, "osver", u->release);
+	return err ? err : am_vars_set(vars, "vendor", "unknown");
+}
+
 int am_vars_system(struct am_vars *vars, uid_t uid, gid_t gid)
 {
 	struct utsname u;
@@ -224,6 +265,7 @@ int am_vars_system(struct am_vars *vars, uid_t uid, gid_t gid)
 	err = err ? err : am_vars_set(vars, "OSNAME", u.sysname);
 	err = err ? err : am_vars_set(vars, "OSREL", u.release);
 	err = err ? err : am_vars_set(vars, "OSVERS", u.version);
+	err = err ? err : vars_lower(vars, &u, shost, dot ? dot + 1 : "");
 	snprintf(num, sizeof(num), "%u", (unsigned int)uid);
 	err = err ? err : am_vars_set(vars, "UID", num);
 	snprintf(num, sizeof(num), "%u", (unsigned int)gid);

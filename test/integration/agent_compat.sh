@@ -39,6 +39,15 @@ expect master-nonstrict 0 "expire after" $AUTOFS test auto.proj alice "--ghost -
 expect master-mode-value 0 "expire after 5 s" $AUTOFS test auto.proj alice "--mode 0755 -t 5"
 expect timeout-zero-never 0 "never expires (--timeout=0)" $AUTOFS test auto.proj alice --timeout=0
 
+# autofs-tools' lower-case variables: ${host} in a credentials file name
+# and a server, overridden by a parent's -Dhost
+printf 'w\t-fstype=cifs,credentials=/root/.smb/${host}.cred\t://${host}/&\nv\t-fstype=bind\t:/srv/${os}/${hostd}/${dollar}x\n' > "$T/auto.lvars"
+short=$(uname -n); short=${short%%.*}
+expect lower-host 0 "from //$short/w" $AUTOFS test auto.lvars w
+expect lower-host-credentials 0 "credentials=/root/.smb/$short.cred" $AUTOFS test auto.lvars w
+expect lower-host-define 0 "from //fs1/w" $AUTOFS test auto.lvars w -Dhost=fs1
+expect lower-os-dollar 0 "from /srv/$(uname -s | tr A-Z a-z)/$short" $AUTOFS test auto.lvars v
+
 # a valid wildcard entry is shown for a sample key, not called malformed
 printf '*\t-fstype=nfs\t&:/export\n' > "$T/auto.wild"
 printf '/net\t%s\n' "$T/auto.wild" > "$T/auto.master.wild"

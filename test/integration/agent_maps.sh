@@ -26,6 +26,7 @@ detach) exec >&- 2>&-; sleep 41 & sleep 42 ;;
 answer-then-hang) echo "server:/a"; exec >&- 2>&-; sleep 43 ;;
 leave-child) sleep 44 >/dev/null 2>&1 & echo "server:/left" ;;
 env) echo "server:/$AUTOFS_UID/$AUTOFS_USER/$AUTOFS_HOME/$HOST/$FOO/u$USER" ;;
+lenv) echo "server:/$host/$os/$byte" ;;
 flood) yes xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx ;;
 noisy) echo "looked up $1" >&2; echo "server:/n" ;;
 suid) echo "-suid,dev,fstype=tmpfs :tmpfs" ;;
@@ -97,6 +98,10 @@ me=$(id -un)
 home=$(getent passwd "$me" | cut -d: -f6)
 expect test-program-env 0 "from server:/$(id -u)/$me/$home/$(uname -n)/bar/u" \
 	$AUTOFS test auto.prog env -DFOO=bar
+# and the lower-case ones autofs-tools sets (maps read ${host} from them)
+short=$(uname -n); short=${short%%.*}
+expect test-program-env-lower 0 "from server:/$short/$(uname -s | tr A-Z a-z)/little" \
+	$AUTOFS test auto.prog lenv
 expect test-explicit-type 0 "source file:$T/auto.home" $AUTOFS test file:auto.home alice
 
 # bad keys are refused before any map is read
