@@ -55,6 +55,8 @@ struct am_ctx {
 	char ac_where[512];
 	/* the source other than a map file that an include found it in, or "" */
 	char ac_via[512];
+	/* the mount point of the lookup (O_PATH), where program maps run; -1 */
+	int ac_mount_point;
 };
 
 /* Returns: 0, -EINVAL (configuration error, logged), -errno. */

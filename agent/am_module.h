@@ -117,6 +117,12 @@ struct am_map_args {
 	 * until ->close.
 	 */
 	const char *const *ma_env;
+	/*
+	 * Added later still: the directory a program map runs in, an O_PATH
+	 * descriptor of the mount point the lookup came from (autofs-tools
+	 * runs it there), or -1 to stay where the agent is.
+	 */
+	int ma_cwd;
 };
 
 /*

@@ -271,6 +271,18 @@ static void lookup_report(const struct am_request *rq, const struct am_resolved 
 	       ret, am_now_ms() - t0);
 }
 
+/*
+ * The mount point of an indirect map's trap MOUNTFD (its parent), where
+ * program maps run as autofs-tools runs them; -1 for a direct map, whose
+ * trap is its own mount point and would be walked into.
+ */
+static int lookup_mount_point(const struct am_request *rq, int mountfd)
+{
+	if (rq->rq_key[0] == '/')
+		return -1;
+	return openat(mountfd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
 int am_cmd_lookup(struct am_ctx *ctx)
 {
 	struct lookup_plan lp = { .lp_fd = -1 };
@@ -286,7 +298,11 @@ int am_cmd_lookup(struct am_ctx *ctx)
 		ret = AM_EXIT_USAGE;
 		goto close_fds;
 	}
+	ctx->ac_mount_point = lookup_mount_point(&rq, mountfd);
 	ret = am_resolve(ctx, &rq, &rs);
+	if (ctx->ac_mount_point >= 0)
+		close(ctx->ac_mount_point);
+	ctx->ac_mount_point = -1;
 	if (!ret) {
 		ret = plan_make(&rs.rs_entry, rq.rq_offset, &lp);
 		planned = true;

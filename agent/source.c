@@ -156,6 +156,7 @@ int am_ctx_init(struct am_ctx *ctx)
 	int err;
 
 	memset(ctx, 0, sizeof(*ctx));
+	ctx->ac_mount_point = -1;
 	err = am_conf_load(&ctx->ac_conf, NULL);
 	if (err)
 		return err;
@@ -288,6 +289,7 @@ static int source_open(struct am_chain *ch, struct am_source *s)
 		.ma_argc = ch->ch_argc,
 		.ma_argv = ch->ch_argv,
 		.ma_host = &ch->ch_ctx->ac_host,
+		.ma_cwd = ch->ch_ctx->ac_mount_point,
 	};
 	const void *ops;
 	int err;

@@ -31,6 +31,7 @@ struct am_map {
 	int pm_fd;			/* O_PATH: the file checked is the file run */
 	const struct am_host *pm_host;
 	const char *const *pm_env;	/* NULL: PATH only */
+	int pm_cwd;			/* where it runs (O_PATH), or -1 */
 	long pm_timeout_ms;
 	size_t pm_max_output;
 };
@@ -106,6 +107,9 @@ static int prog_open(struct am_map **mapp, const struct am_map_args *args)
 	map->pm_host = args->ma_host;
 	if (args->ma_size >= offsetof(struct am_map_args, ma_env) + sizeof(args->ma_env))
 		map->pm_env = args->ma_env;
+	map->pm_cwd = -1;
+	if (args->ma_size >= offsetof(struct am_map_args, ma_cwd) + sizeof(args->ma_cwd))
+		map->pm_cwd = args->ma_cwd;
 	map->pm_timeout_ms = prog_conf_num(map->pm_host, "program_timeout", 10) * 1000;
 	map->pm_max_output = (size_t)prog_conf_num(map->pm_host, "program_max_output", 65536);
 	*mapp = map;
@@ -123,7 +127,8 @@ static long long prog_now_ms(void)
 /*
  * The program runs from the descriptor prog_owned() checked, at fd 3 (a
  * script's interpreter opens it as /dev/fd/3), with SIGPIPE as a program
- * expects it, not as the agent ignores it.
+ * expects it, not as the agent ignores it, in the mount point of the
+ * lookup when there is one (autofs-tools' maps read it from $PWD).
  */
 static void prog_child(const struct am_map *map, const char *key, int out, int err)
 {
@@ -133,6 +138,8 @@ static void prog_child(const struct am_map *map, const char *key, int out, int e
 
 	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (map->pm_cwd >= 0 && fchdir(map->pm_cwd) < 0)
+		_exit(127);
 	signal(SIGPIPE, SIG_DFL);
 	devnull = open("/dev/null", O_RDONLY);
 	if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)

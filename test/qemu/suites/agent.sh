@@ -88,6 +88,7 @@ cat > /etc/auto.prog <<'MAP'
 #!/bin/sh
 case "$1" in
 p1) echo "-fstype=tmpfs,size=1m :tmpfs" ;;
+pwd) pwd > /run/prog.pwd; echo "-fstype=tmpfs,size=1m :tmpfs" ;;
 hang) exec >&- 2>&-; sleep 61 & sleep 62 ;;
 *) exit 1 ;;
 esac
@@ -126,6 +127,9 @@ t_eq tmpfs-mounted tmpfs "$(mnt_fstype /mnt/auto/tmp)"
 t_ok tmpfs-ls ls /mnt/auto/tmp
 t_eq direct-cat hello-direct "$(cat /mnt/direct/d1/hello 2>&1)"
 t_eq program-map tmpfs "$(ls /mnt/prog/p1 >/dev/null 2>&1; mnt_fstype /mnt/prog/p1)"
+# it runs in the mount point, as autofs-tools runs it ($PWD names the trigger)
+ls /mnt/prog/pwd > /dev/null 2>&1
+t_eq program-map-cwd /mnt/prog "$(cat /run/prog.pwd 2>&1)"
 # a program map that closes its output and keeps running, with a child: the
 # lookup fails at program_timeout (2 s), and its process group is killed
 # (by the agent's own ms=, 2.1 s on an idle host and 3.1 s once on a host
