@@ -234,6 +234,8 @@ static int plan_attach(struct am_ctx *ctx, const struct am_request *rq,
 	}
 	/* --timeout=0 is "never unmount", as for autofs-tools: no policy */
 	err = rs->rs_timeout ? am_expiry_set(ctx, lp->lp_fd, policy, rs->rs_timeout) : 0;
+	if (!err && !rs->rs_timeout)
+		policy = MOUNTFD_EXPIRE_NONE;
 	if (err && err != -ENOSYS)
 		am_log(LOG_WARNING, "map %s: key %s: setting expiry: %s", rq->rq_map,
 		       rq->rq_key, strerror(-err));
@@ -244,7 +246,8 @@ static int plan_attach(struct am_ctx *ctx, const struct am_request *rq,
 		err = dirfd < 0 ? dirfd : am_mount_attach(lp->lp_kidfd[i], dirfd);
 		if (dirfd >= 0)
 			close(dirfd);
-		if (!err)
+		/* offsets go with a tree that expires; none when nothing does */
+		if (!err && policy != MOUNTFD_EXPIRE_NONE)
 			err = am_expiry_set(ctx, lp->lp_kidfd[i], MOUNTFD_EXPIRE_SUBTREE, 0);
 		if (err && err != -ENOSYS)
 			am_log(LOG_ERR, "map %s: key %s: offset %s: %s", rq->rq_map, rq->rq_key,

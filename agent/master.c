@@ -144,23 +144,22 @@ static int mopts_mount(struct am_mopts *mo, const char *opts)
 /*
  * Options of autofs-tools' daemon that have no meaning here: accepted, so a
  * master map written for it reads the same, and never passed to mount.
+ * -strict and -nonstrict choose whether a multi-mount fails whole when one
+ * of its offsets fails to mount; autofsng mounts each offset when it is
+ * first reached, so either reads the same.
  */
 static const char *const mopts_ignored[] = {
 	"-v", "--verbose",
 	"-d", "--debug", "-w", "--use-weight-only", "-r",
 	"--random-multimount-selection", "--slashify-colons",
-	"--no-slashify-colons", "--strict", "--nonstrict", NULL,
+	"--no-slashify-colons", "-strict", "--strict", "-nonstrict", "--nonstrict",
+	NULL,
 };
 
-/*
- * autofs-tools takes these with or without their '-', alone or in a list.
- * strict and nonstrict choose whether a multi-mount fails whole when one
- * of its offsets fails to mount; autofsng mounts each offset when it is
- * first reached, so either reads the same.
- */
+/* autofs-tools takes these with or without their '-', alone or in a list. */
 static const char *const mopts_words[] = {
 	"browse", "nobrowse", "strictexpire", "symlink", "nobind", "slave", "shared",
-	"private", "strict", "nonstrict", NULL,
+	"private", NULL,
 };
 
 static bool mopts_in(const char *const *list, const char *word)
@@ -191,6 +190,12 @@ static bool mopts_word(struct am_mopts *mo, const char *word)
 	else if (!strcmp(word, "shared"))
 		mo->mo_propagation = MS_SHARED;
 	return true;
+}
+
+/* Whether S is an octal mode, as autofs-tools' --mode takes. */
+static bool mopts_octal(const char *s)
+{
+	return s && *s && strspn(s, "01234567") == strlen(s) && strlen(s) <= 4;
 }
 
 /*
@@ -246,8 +251,9 @@ static int mopts_option(struct am_mopts *mo, const char *tok, const char *next,
 	if (mopts_in(mopts_ignored, tok))
 		return 1;
 	/* autofs-tools chmods the mount point; a trigger keeps its own mode */
-	if (n == 6 && !strncmp(tok, "--mode", 6))
-		return eq || !next ? 1 : 2;
+	if (n == 6 && !strncmp(tok, "--mode", 6) &&
+	    mopts_octal(eq ? eq + 1 : next))
+		return eq ? 1 : 2;
 	if (tok[1] == '-') {
 		/* as autofs-tools: the caller warns, the line is served */
 		if (!mo->mo_unknown[0])

@@ -520,12 +520,15 @@ int am_sun_parse(const char *text, const char *defopts, struct am_entry *entry,
 		ret = sun_multi(entry, &t, i, opts, err, errlen);
 	} else {
 		ret = sun_mount(entry, &t, &i, "/", opts, err, errlen);
-		/* a multi-mount starts with an offset: this is a word too many */
-		if (!ret && i < t.n) {
-			snprintf(err, errlen, "'%.60s' after the location: a blank inside the location?",
-				 t.tk[i].st_text);
-			ret = -EINVAL;
-		}
+		/*
+		 * "key location /offset location": a multi-mount whose root
+		 * offset "/" is left out, as autofs(5) allows.  What follows
+		 * must be offsets with their locations: "//server /share"
+		 * fails there ("no location for /share"), never mounts the
+		 * server's root alone.
+		 */
+		if (!ret && i < t.n)
+			ret = sun_multi(entry, &t, i, opts, err, errlen);
 	}
 out:
 	free(opts);

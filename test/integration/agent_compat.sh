@@ -37,6 +37,8 @@ expect comma-unknown-option 0 "unknown option '--frob' ignored" $AUTOFS test aut
 expect comma-unknown-option-served 0 "rw" $AUTOFS test auto.proj alice -rw,--frob
 expect master-nonstrict 0 "expire after" $AUTOFS test auto.proj alice "--ghost --nonstrict"
 expect master-mode-value 0 "expire after 5 s" $AUTOFS test auto.proj alice "--mode 0755 -t 5"
+# --mode takes an octal value only: it never swallows the next option
+expect master-mode-not-octal 0 "options nosuid" $AUTOFS test auto.proj alice "--mode -nosuid"
 expect timeout-zero-never 0 "never expires (--timeout=0)" $AUTOFS test auto.proj alice --timeout=0
 
 # autofs-tools' lower-case variables: ${host} in a credentials file name
