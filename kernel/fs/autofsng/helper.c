@@ -35,6 +35,7 @@
 
 #include <linux/fs.h>
 #include <linux/cred.h>
+#include <linux/user_namespace.h>
 #include <linux/pid.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -386,6 +387,12 @@ static bool autofsng_join_helps(struct autofsng_sb_info *sbi,
 {
 	unsigned int cap = autofsng_max_agents_per_user();
 
+	/*
+	 * Only users of the host: ids a user namespace maps (subuids) would
+	 * let one user take every slot, one moved request at a time.
+	 */
+	if (current_user_ns() != &init_user_ns)
+		return false;
 	if (h->moved || !autofsng_slot_queued(h) || uid_eq(uid, h->uid) ||
 	    autofsng_slot_first(sbi, uid) ||
 	    autofsng_slot_held(sbi, uid) >= cap)
