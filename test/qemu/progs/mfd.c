@@ -441,12 +441,16 @@ static int cmd_mass(char **argv)
 		if ((mkdir(path, 0755) && errno != EEXIST) ||
 		    mount("mass", path, "tmpfs", 0, "size=64k"))
 			return fail();
-		if (expiry_set(path, MOUNTFD_EXPIRE_MOUNT, secs))
-			return fail();
-		/* a reference that keeps the mount busy (6.1: a mountfd, whose close is no use) */
+		/*
+		 * A reference that keeps the mount busy (6.1: a mountfd, whose
+		 * close is no use), taken before the policy: a tick between
+		 * the two would rightly expire an idle 1-tick mount.
+		 */
 		fds[i] = !hold ? -1 : mount_api() == MOUNT_API_MOUNTFD ?
 			 mountfd_at(path) : open(path, O_PATH | O_CLOEXEC);
 		if (hold && fds[i] < 0)
+			return fail();
+		if (expiry_set(path, MOUNTFD_EXPIRE_MOUNT, secs))
 			return fail();
 	}
 	start = now_ms();
