@@ -353,6 +353,7 @@ echo "realhost: walk, and 4 user namespaces: $userns"
 	echo "base $base"; echo "load $load"; echo "userns $userns"
 } > /run/results/realhost-tick.txt
 b99=$(field "$base" p99_ns); l99=$(field "$load" p99_ns)
+b50=$(field "$base" p50_ns); l50=$(field "$load" p50_ns)
 # the cheapest tick of a window: the host preempting the guest only adds
 lt=$(field "$load" tick_min_ns); ut=$(field "$userns" tick_min_ns)
 # bench rows, as bench/results/rows.tsv has them (the raw column is the
@@ -369,7 +370,11 @@ lt=$(field "$load" tick_min_ns); ut=$(field "$userns" tick_min_ns)
 # without ticks.  The tick adds at most one such stat per tick (a walk
 # waits for a tick's locks once), so more than that in either walk means
 # the host was too busy for the p99s to be compared: they are filed, and
-# the ratio is not asserted.
+# the ratio is not asserted.  A host that slows the whole guest for one
+# of the two walks moves its median as much as its tail (a CI run: p50
+# 6.5 -> 9.2 us, p99 26.7 -> 45.7 us, 5 stats over 2 ms); a tick, 3 ms a
+# second on the other CPU, cannot move the median.  So each p99 is taken
+# in units of its own walk's p50.
 bo=$(field "$base" over_2ms) lo=$(field "$load" over_2ms) lk=$(field "$load" ticks)
 noisy=$(( ${bo:-0} > 20 || ${lo:-0} > ${lk:-0} + 20 ))
 # The debug kernel's KASAN makes a stat 100 us and leaves its tails to the
@@ -379,11 +384,11 @@ if [ "$FLAVOR" = debug ]; then
 	echo "realhost: debug kernel, tick and walk figures not asserted"
 elif [ "$noisy" = 1 ]; then
 	t_skip tick-walk-p99-within-1.5x "host too busy to compare p99s: $bo and $lo stats over 2 ms"
-elif [ -n "$b99" ] && [ -n "$l99" ] && [ "${lk:-0}" -ge 3 ] &&
-	[ $((l99 * 2)) -le $((b99 * 3)) ]; then
+elif [ -n "$b99" ] && [ -n "$l99" ] && [ -n "$b50" ] && [ -n "$l50" ] &&
+	[ "${lk:-0}" -ge 3 ] && [ $((l99 * b50 * 2)) -le $((b99 * l50 * 3)) ]; then
 	t_pass tick-walk-p99-within-1.5x
 else
-	t_fail tick-walk-p99-within-1.5x "base '$base', with ticks '$load'"
+	t_fail tick-walk-p99-within-1.5x "p99/p50 of base '$base' against with ticks '$load'"
 fi
 # four namespaces hold four times the mounts: scanning their copies made
 # the tick over 3x dearer; 2x leaves room for the host's noise
