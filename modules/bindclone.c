@@ -9,6 +9,8 @@
  *   the clone, and everything later mounted on them, would be copied back
  *   onto the source directory.  A slave still receives what is mounted on
  *   the source, and sends nothing back.
+ * - Its source is the directory the map wrote, not where a symbolic link
+ *   someone else wrote points (safepath.c).
  * - It is never an autofsng trap.  The agent walks through traps without
  *   firing them, so a source path covered by a trap resolves to the trap;
  *   its clone attached on the trigger being served would be entered by the
@@ -27,6 +29,7 @@
 
 #include "am_bindclone.h"
 #include "am_mntattr.h"
+#include "am_safepath.h"
 
 #ifndef SYS_mount_setattr
 #define SYS_mount_setattr 442
@@ -51,12 +54,16 @@ static bool clone_is_trap(int fd)
 int am_bind_clone(const char *path, bool recursive, uint64_t attr, unsigned long propagation,
 		  char *err, size_t errlen)
 {
-	int fd, ret;
+	int fd, dir, ret;
 
-	fd = open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+	dir = am_safepath_open(path, err, errlen);
+	if (dir < 0)
+		return dir;
+	fd = open_tree(dir, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH |
 		       (recursive ? AT_RECURSIVE : 0));
-	if (fd < 0) {
-		ret = -errno;
+	ret = fd < 0 ? -errno : 0;
+	close(dir);
+	if (ret) {
 		snprintf(err, errlen, "open_tree(%s): %s", path, strerror(-ret));
 		return ret;
 	}

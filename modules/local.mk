@@ -2,6 +2,7 @@
 module_LTLIBRARIES += modules/mount_bind.la modules/mount_generic.la
 
 MOUNT_BIND_SOURCES = modules/bind.c modules/bindclone.c modules/am_bindclone.h \
+	modules/safepath.c modules/am_safepath.h \
 	modules/mntattr.c modules/am_mntattr.h
 modules_mount_bind_la_SOURCES = $(MOUNT_BIND_SOURCES)
 modules_mount_bind_la_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
@@ -14,7 +15,8 @@ modules_mount_generic_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS)
 # NFS: new mount API, version negotiation, replica ranking by RPC NULL ping.
 module_LTLIBRARIES += modules/mount_nfs.la
 modules_mount_nfs_la_SOURCES = modules/nfs.c \
-	modules/bindclone.c modules/am_bindclone.h modules/mntattr.c modules/am_mntattr.h \
+	modules/bindclone.c modules/am_bindclone.h modules/safepath.c modules/am_safepath.h \
+	modules/mntattr.c modules/am_mntattr.h \
 	modules/nfs_addr.c modules/nfs_addr.h \
 	modules/nfs_fs.c modules/nfs_fs.h \
 	modules/nfs_opts.c modules/nfs_opts.h \

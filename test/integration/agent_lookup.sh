@@ -20,7 +20,17 @@ scratch	-fstype=tmpfs,size=1m	:tmpfs
 multi	/a :$T/src/multi-a /b -fstype=tmpfs :tmpfs
 badfs	-fstype=nosuchfs	:/dev/null
 gone	-fstype=bind	:$T/src/nosuchdir
+rlink	-fstype=bind	:$T/src/rootlink
+ulink	-fstype=bind	:$T/src/ud/link
+umid	-fstype=bind	:$T/src/ud/link/deeper
 M
+# a bind source through a link root made, and through one a user made in
+# a directory of theirs (pointing at a directory they could not reach)
+ln -s alice "$T/src/rootlink"
+mkdir -p "$T/src/ud" "$T/src/secret/deeper"
+echo secret > "$T/src/secret/deeper/s"
+ln -s ../secret "$T/src/ud/link"
+chown -h 1000:1000 "$T/src/ud" "$T/src/ud/link"
 
 # run_lookup KEY [VAR=VALUE...]: lookup inside a private namespace, then show
 # what the requester sees
@@ -59,6 +69,16 @@ out=$(run_lookup nosuch)
 case $out in *"rc=3"*) case $out in *mounted:*) fail lookup-nokey "mounted: $out" ;; *) pass lookup-nokey ;; esac ;; *) fail lookup-nokey "$out" ;; esac
 out=$(run_lookup badfs)
 case $out in *"fsopen"*"rc=6"*) pass lookup-mount-failed ;; *) fail lookup-mount-failed "$out" ;; esac
+out=$(run_lookup rlink)
+case $out in *"rc=0"*"file: hello"*) pass lookup-bind-root-link-followed ;; *) fail lookup-bind-root-link-followed "$out" ;; esac
+out=$(run_lookup ulink)
+case $out in *"the symbolic link 'link' on the way belongs to uid 1000, not root: not followed"*"rc=6"*)
+	case $out in *"file: "*) fail lookup-bind-user-link-refused "mounted: $out" ;; *) pass lookup-bind-user-link-refused ;; esac ;;
+*) fail lookup-bind-user-link-refused "$out" ;; esac
+out=$(run_lookup umid)
+case $out in *"belongs to uid 1000"*"rc=6"*)
+	case $out in *"file: s"*) fail lookup-bind-user-link-inside-refused "mounted: $out" ;; *) pass lookup-bind-user-link-inside-refused ;; esac ;;
+*) fail lookup-bind-user-link-inside-refused "$out" ;; esac
 out=$(run_lookup gone)
 case $out in *"rc=6"*) pass lookup-bind-missing-source ;; *) fail lookup-bind-missing-source "$out" ;; esac
 out=$(run_lookup alice MAPKEY=../x)
@@ -160,7 +180,7 @@ exec 5>"$T/keys"
 MAPNAME=auto.test WRITEFD=5 $AUTOFS list
 rc=$?
 exec 5>&-
-[ $rc = 0 ] && [ "$(cat "$T/keys" | tr '\n' ' ')" = "alice badfs gone local multi ro scratch " ] &&
+[ $rc = 0 ] && [ "$(cat "$T/keys" | tr '\n' ' ')" = "alice badfs gone local multi rlink ro scratch ulink umid " ] &&
 	pass list-keys || fail list-keys "rc=$rc keys: $(cat "$T/keys" | tr '\n' ' ')"
 expect list-needs-writefd 2 "WRITEFD must be set" env MAPNAME=auto.test $AUTOFS list
 finish

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A local path resolved as the administrator wrote it.  The bind module and
+ * NFS from this host clone the directory a map names, as root.  A symbolic
+ * link on the way that root does not own was written by someone else (in a
+ * user's home, a project directory, /tmp) and would turn the clone to any
+ * directory of the host: such a link ends the walk.  Root's own links are
+ * followed, as many as the kernel follows in one walk.  One component at a
+ * time through openat2(RESOLVE_NO_SYMLINKS), so every link is seen before
+ * it is followed; the walk is from the agent's own root.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "am_safepath.h"
+
+#define SAFEPATH_MAX_LINKS 40	/* the kernel's MAXSYMLINKS */
+
+struct safepath {
+	const char *sp_path;	/* as the map wrote it, for messages */
+	int sp_dir;		/* the directory reached so far */
+	char *sp_rest;		/* what is left to walk */
+	unsigned int sp_links;
+	char *sp_err;
+	size_t sp_errlen;
+};
+
+static int safepath_fail(struct safepath *sp, int err, const char *what, const char *comp)
+{
+	snprintf(sp->sp_err, sp->sp_errlen, "%s: %s '%s': %s", sp->sp_path, what, comp,
+		 strerror(-err));
+	return err;
+}
+
+/* One component, not followed if it is a link.  Returns: an O_PATH fd, -errno. */
+static int safepath_open(int dir, const char *comp, bool last)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC | O_DIRECTORY,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd = syscall(SYS_openat2, dir, comp, &how, sizeof(how));
+
+	if (fd < 0 && errno == ENOTDIR && last) {
+		/* a bind of a file */
+		how.flags &= ~(unsigned long long)O_DIRECTORY;
+		fd = syscall(SYS_openat2, dir, comp, &how, sizeof(how));
+	}
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/* The walk goes on at TARGET, then what was left after the link. */
+static int safepath_splice(struct safepath *sp, const char *target, const char *after)
+{
+	size_t n = strlen(target) + strlen(after) + 2;
+	char *rest = malloc(n);
+
+	if (!rest)
+		return -ENOMEM;
+	snprintf(rest, n, "%s/%s", target, after);
+	free(sp->sp_rest);
+	sp->sp_rest = rest;
+	if (target[0] == '/') {
+		close(sp->sp_dir);
+		sp->sp_dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (sp->sp_dir < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+/* The link COMP of the current directory: followed if root owns it. */
+static int safepath_link(struct safepath *sp, const char *comp, const char *after)
+{
+	char target[4096];
+	struct stat st;
+	ssize_t n;
+
+	if (fstatat(sp->sp_dir, comp, &st, AT_SYMLINK_NOFOLLOW))
+		return safepath_fail(sp, -errno, "stat of", comp);
+	if (!S_ISLNK(st.st_mode))	/* the ELOOP was not a link's */
+		return safepath_fail(sp, -ELOOP, "opening", comp);
+	if (st.st_uid != 0) {
+		snprintf(sp->sp_err, sp->sp_errlen, "%s: the symbolic link '%s' on the way "
+			 "belongs to uid %u, not root: not followed", sp->sp_path, comp,
+			 (unsigned int)st.st_uid);
+		return -ELOOP;
+	}
+	if (++sp->sp_links > SAFEPATH_MAX_LINKS)
+		return safepath_fail(sp, -ELOOP, "too many links at", comp);
+	n = readlinkat(sp->sp_dir, comp, target, sizeof(target) - 1);
+	if (n < 0)
+		return safepath_fail(sp, -errno, "reading the link", comp);
+	target[n] = '\0';
+	return safepath_splice(sp, target, after);
+}
+
+/* One step: the first component of sp_rest.  Returns: 1 at the end, 0, -errno. */
+static int safepath_step(struct safepath *sp)
+{
+	char *comp = sp->sp_rest + strspn(sp->sp_rest, "/"), *after;
+	int fd;
+
+	if (!*comp)
+		return 1;
+	after = comp + strcspn(comp, "/");
+	if (*after)
+		*after++ = '\0';
+	fd = safepath_open(sp->sp_dir, comp, !after[strspn(after, "/")]);
+	if (fd == -ELOOP)
+		return safepath_link(sp, comp, after);
+	if (fd < 0)
+		return safepath_fail(sp, fd, "opening", comp);
+	close(sp->sp_dir);
+	sp->sp_dir = fd;
+	memmove(sp->sp_rest, after, strlen(after) + 1);
+	return 0;
+}
+
+int am_safepath_open(const char *path, char *err, size_t errlen)
+{
+	struct safepath sp = { .sp_path = path, .sp_err = err, .sp_errlen = errlen };
+	int ret = 0;
+
+	if (path[0] != '/') {
+		snprintf(err, errlen, "'%s' is not an absolute path", path);
+		return -EINVAL;
+	}
+	sp.sp_rest = strdup(path);
+	if (!sp.sp_rest)
+		return -ENOMEM;
+	sp.sp_dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (sp.sp_dir < 0)
+		ret = -errno;
+	while (!ret)
+		ret = safepath_step(&sp);
+	free(sp.sp_rest);
+	if (ret < 0) {
+		if (sp.sp_dir >= 0)
+			close(sp.sp_dir);
+		return ret;
+	}
+	return sp.sp_dir;
+}
