@@ -74,6 +74,11 @@ void am_log_escape(struct am_buf *out, const char *s, size_t n);
 void am_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Returns: a copy of S[0..N), or NULL when out of memory. */
+/* SIGTERM, SIGALRM and SIGINT end the agent (signals.c); SIGPIPE is ignored. */
+void am_signals_setup(void);
+/* From here to the exit, those signals wait: for what must be done whole. */
+void am_signals_hold(void);
+
 char *am_strndup(const char *s, size_t n);
 /* Returns: true when S starts with PREFIX. */
 bool am_startswith(const char *s, const char *prefix);

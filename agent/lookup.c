@@ -8,29 +8,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/openat2.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "am_lookup.h"
 #include "am_mount.h"
+#include "am_plan.h"
 #include "am_stage.h"
 #include "am_util.h"
-
-/* The mounts one lookup makes: the target and the triggers on its children. */
-struct lookup_plan {
-	const struct am_mnt *lp_mnt;	/* NULL: multi-mount without a root */
-	const char *lp_offset;
-	const struct am_mnt **lp_kids;
-	size_t lp_nkids;
-	int lp_fd;			/* detached target */
-	int *lp_kidfd;			/* detached triggers */
-};
 
 static int env_fd(const char *name, bool required)
 {
@@ -79,185 +67,8 @@ static int env_request(struct am_request *rq)
 	return 0;
 }
 
-static void plan_free(struct lookup_plan *lp)
-{
-	size_t i;
-
-	if (lp->lp_fd >= 0)
-		close(lp->lp_fd);
-	for (i = 0; lp->lp_kidfd && i < lp->lp_nkids; i++)
-		if (lp->lp_kidfd[i] >= 0)
-			close(lp->lp_kidfd[i]);
-	free(lp->lp_kidfd);
-	free(lp->lp_kids);
-}
-
-/* Returns: an am_exit code. */
-static int plan_make(const struct am_entry *e, const char *offset, struct lookup_plan *lp)
-{
-	size_t i;
-
-	memset(lp, 0, sizeof(*lp));
-	lp->lp_fd = -1;
-	lp->lp_offset = offset;
-	lp->lp_mnt = am_entry_find(e, offset);
-	if (!lp->lp_mnt && !(e->en_multi && !strcmp(offset, "/")))
-		return AM_EXIT_NOKEY;
-	lp->lp_kids = calloc(e->en_nmnts + 1, sizeof(*lp->lp_kids));
-	lp->lp_kidfd = calloc(e->en_nmnts + 1, sizeof(*lp->lp_kidfd));
-	if (!lp->lp_kids || !lp->lp_kidfd)
-		return AM_EXIT_INTERNAL;
-	for (i = 0; i < e->en_nmnts; i++)
-		if (am_offset_child(e, offset, e->en_mnts[i].mn_offset)) {
-			lp->lp_kidfd[lp->lp_nkids] = -1;
-			lp->lp_kids[lp->lp_nkids++] = &e->en_mnts[i];
-		}
-	return AM_EXIT_OK;
-}
-
-/* A kid's directory relative to the target ("/a" under "/" is "a"). */
-static const char *plan_rel(const struct lookup_plan *lp, const struct am_mnt *kid)
-{
-	size_t n = strcmp(lp->lp_offset, "/") ? strlen(lp->lp_offset) : 0;
-
-	return kid->mn_offset + n + 1;
-}
-
-/*
- * The read-only tmpfs that holds the offsets of a multi-mount without a
- * root entry, one directory per child.  Returns: its fd or -errno.
- */
-static int plan_holder(const struct am_request *rq, const struct lookup_plan *lp)
-{
-	const char **dirs = calloc(lp->lp_nkids + 1, sizeof(*dirs));
-	size_t i;
-	int fd;
-
-	if (!dirs)
-		return -ENOMEM;
-	for (i = 0; i < lp->lp_nkids; i++)
-		dirs[i] = plan_rel(lp, lp->lp_kids[i]);
-	fd = am_mount_holder(dirs, lp->lp_nkids);
-	free(dirs);
-	if (fd < 0)
-		am_log(LOG_ERR, "map %s: key %s: tmpfs for the offsets: %s",
-		       rq->rq_map, rq->rq_key, strerror(-fd));
-	return fd;
-}
-
-/*
- * Every trigger of a plan is held open until it is attached: let a host
- * with hundreds of exports have the descriptors for them.
- */
-static void plan_fd_room(size_t nfds)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= nfds + 64)
-		return;
-	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > nfds + 64 ?
-		      nfds + 64 : rl.rlim_max;
-	if (setrlimit(RLIMIT_NOFILE, &rl))
-		am_log(LOG_WARNING, "raising the open file limit to %llu: %s",
-		       (unsigned long long)rl.rlim_cur, strerror(errno));
-}
-
-/* Build everything detached.  Returns: an am_exit code. */
-static int plan_build(struct am_ctx *ctx, const struct am_request *rq,
-		      const struct am_resolved *rs, struct lookup_plan *lp)
-{
-	struct am_trigger tg = {
-		.tg_map = rq->rq_map, .tg_direct = true, .tg_key = rq->rq_key,
-		.tg_opt = rq->rq_options,
-		.tg_negative_timeout = rs->rs_mo.mo_negative_timeout >= 0 ?
-			(unsigned int)rs->rs_mo.mo_negative_timeout :
-			ctx->ac_conf.cf_negative_timeout,
-		.tg_cache_ttl = ctx->ac_conf.cf_cache_ttl,
-	};
-	struct am_build ab = {
-		.ab_propagation = rs->rs_mo.mo_propagation,
-		.ab_foreign = rs->rs_trust != AM_TRUST_LOCAL,
-	};
-	size_t i;
-
-	plan_fd_room(lp->lp_nkids);
-	if (lp->lp_mnt && lp->lp_mnt->mn_nlocs)
-		lp->lp_fd = am_mount_build(ctx, lp->lp_mnt, &ab);
-	else
-		lp->lp_fd = plan_holder(rq, lp);
-	if (lp->lp_fd < 0)
-		return lp->lp_fd == -ENOMEM ? AM_EXIT_INTERNAL : AM_EXIT_MOUNT;
-	for (i = 0; i < lp->lp_nkids; i++) {
-		tg.tg_offset = lp->lp_kids[i]->mn_offset;
-		lp->lp_kidfd[i] = am_trigger_build(&tg);
-	}
-	return AM_EXIT_OK;
-}
-
-static int plan_open_dir(int rootfd, const char *rel)
-{
-	struct open_how how = {
-		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV |
-			   RESOLVE_NO_MAGICLINKS,
-	};
-	long fd = syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
-
-	return fd < 0 ? -errno : (int)fd;
-}
-
-/*
- * Attach the target, set its expiry, then attach the triggers below it.
- * A multi-mount expires as one tree (expire_semantics.rst): its root is
- * EXPIRE with the map's timeout, and every mount below it, the offset
- * triggers and what is later mounted on them, is SUBTREEEXPIRE.  A mount
- * below the root that is not SUBTREEEXPIRE keeps the tree busy forever,
- * and SUBTREEEXPIRE on the root fails under a NOEXPIRE trigger.
- * Returns: an am_exit code.
- */
-static int plan_attach(struct am_ctx *ctx, const struct am_request *rq,
-		       const struct am_resolved *rs, struct lookup_plan *lp, int mountfd)
-{
-	bool in_tree = rs->rs_entry.en_multi && strcmp(lp->lp_offset, "/");
-	unsigned int policy = in_tree ? MOUNTFD_EXPIRE_SUBTREE : MOUNTFD_EXPIRE_MOUNT;
-	int err, dirfd;
-	size_t i;
-
-	if (!in_tree && rs->rs_strictexpire)
-		policy |= MOUNTFD_EXPIRE_STRICT;
-
-	err = am_mount_attach(lp->lp_fd, mountfd);
-	if (err) {
-		am_log(LOG_ERR, "map %s: key %s: attaching the mount: %s", rq->rq_map,
-		       rq->rq_key, strerror(-err));
-		return AM_EXIT_MOUNT;
-	}
-	/* --timeout=0 is "never unmount", as for autofs-tools: no policy */
-	err = rs->rs_timeout ? am_expiry_set(ctx, lp->lp_fd, policy, rs->rs_timeout) : 0;
-	if (!err && !rs->rs_timeout)
-		policy = MOUNTFD_EXPIRE_NONE;
-	if (err && err != -ENOSYS)
-		am_log(LOG_WARNING, "map %s: key %s: setting expiry: %s", rq->rq_map,
-		       rq->rq_key, strerror(-err));
-	for (i = 0; i < lp->lp_nkids; i++) {
-		if (lp->lp_kidfd[i] < 0)
-			continue;
-		dirfd = plan_open_dir(lp->lp_fd, plan_rel(lp, lp->lp_kids[i]));
-		err = dirfd < 0 ? dirfd : am_mount_attach(lp->lp_kidfd[i], dirfd);
-		if (dirfd >= 0)
-			close(dirfd);
-		/* offsets go with a tree that expires; none when nothing does */
-		if (!err && policy != MOUNTFD_EXPIRE_NONE)
-			err = am_expiry_set(ctx, lp->lp_kidfd[i], MOUNTFD_EXPIRE_SUBTREE, 0);
-		if (err && err != -ENOSYS)
-			am_log(LOG_ERR, "map %s: key %s: offset %s: %s", rq->rq_map, rq->rq_key,
-			       lp->lp_kids[i]->mn_offset, strerror(-err));
-	}
-	return AM_EXIT_OK;
-}
-
 static void lookup_report(const struct am_request *rq, const struct am_resolved *rs,
-			  const struct lookup_plan *lp, int ret, long long t0)
+			  const struct am_plan *lp, int ret, long long t0)
 {
 	const struct am_mnt *m = lp ? lp->lp_mnt : NULL;
 
@@ -288,7 +99,7 @@ static int lookup_mount_point(const struct am_request *rq, int mountfd)
 
 int am_cmd_lookup(struct am_ctx *ctx)
 {
-	struct lookup_plan lp = { .lp_fd = -1 };
+	struct am_plan lp = { .lp_fd = -1 };
 	struct am_resolved rs = { 0 };
 	struct am_request rq;
 	long long t0 = am_now_ms();
@@ -307,7 +118,7 @@ int am_cmd_lookup(struct am_ctx *ctx)
 		close(ctx->ac_mount_point);
 	ctx->ac_mount_point = -1;
 	if (!ret) {
-		ret = plan_make(&rs.rs_entry, rq.rq_offset, &lp);
+		ret = am_plan_make(&rs.rs_entry, rq.rq_offset, &lp);
 		planned = true;
 		if (ret == AM_EXIT_NOKEY)
 			am_log(LOG_ERR, "map %s: key %s: the entry has no offset %s",
@@ -315,7 +126,7 @@ int am_cmd_lookup(struct am_ctx *ctx)
 	}
 	am_stage_enter(AM_STAGE_MOUNT);
 	if (!ret)
-		ret = plan_build(ctx, &rq, &rs, &lp);
+		ret = am_plan_build(ctx, &rq, &rs, &lp);
 	am_stage_enter(AM_STAGE_ATTACH);
 	/*
 	 * Everything that looks at files happens before setns: from here on a
@@ -332,11 +143,11 @@ int am_cmd_lookup(struct am_ctx *ctx)
 		ret = AM_EXIT_MOUNT;
 	}
 	if (!ret)
-		ret = plan_attach(ctx, &rq, &rs, &lp, mountfd);
+		ret = am_plan_attach(ctx, &rq, &rs, &lp, mountfd);
 	am_stage_enter(AM_STAGE_END);
 	lookup_report(&rq, &rs, planned ? &lp : NULL, ret, t0);
 	if (planned)
-		plan_free(&lp);
+		am_plan_free(&lp);
 	am_resolved_free(&rs);
 close_fds:
 	if (mountfd >= 0)

@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,35 +29,6 @@ static void usage(FILE *f)
 		"  test MAP KEY [OPTIONS] what a lookup would mount, mounting nothing;\n"
 		"                         MAP may be a mount point of the master map\n"
 		"  help                   this text\n");
-}
-
-/*
- * SIGTERM and SIGALRM end the agent whatever it is doing: only
- * async-signal-safe calls here, no locks, no stdio.
- */
-static void on_fatal_signal(int sig)
-{
-	static const char term[] = "autofs: terminated by SIGTERM\n";
-	static const char alrm[] = "autofs: time limit reached, giving up\n";
-	ssize_t n;
-
-	if (sig == SIGALRM)
-		n = write(STDERR_FILENO, alrm, sizeof(alrm) - 1);
-	else
-		n = write(STDERR_FILENO, term, sizeof(term) - 1);
-	(void)n;
-	_exit(AM_EXIT_INTERNAL);
-}
-
-static void signals_setup(void)
-{
-	struct sigaction sa = { .sa_handler = on_fatal_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGALRM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
 }
 
 /*
@@ -125,7 +95,7 @@ int main(int argc, char **argv)
 
 	am_stage_begin();
 	stdio_ensure();
-	signals_setup();
+	am_signals_setup();
 	argc--, argv++;
 	while (argc && (!strcmp(argv[0], "-v") || !strcmp(argv[0], "--verbose"))) {
 		verbose = true;

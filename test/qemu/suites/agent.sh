@@ -368,6 +368,40 @@ t_eq multi-offset-b hello-bind "$(cat /mnt/auto/multi/b/hello 2>&1)"
 (cd /mnt/auto/multi/a && exec sleep 600) &
 MULTI_PID=$!
 
+# --- exit paths: a lookup attaches its whole tree or nothing ----------------
+# The agent run by hand as the kernel runs it (MOUNTFD a directory), under
+# strace: a failure injected into the offset's attach, and a SIGTERM while
+# the attach of the target is held for 1.5 s.
+MFD=$BUILDDIR/test/qemu/progs/mfd
+mkdir -p /run/xp/fail /run/xp/term $D/xpsrc/a
+echo xp-root > $D/xpsrc/root
+printf 'tree\t/ -fstype=bind :/srv/data/xpsrc /a -fstype=tmpfs,size=1m :tmpfs\n' > /etc/auto.xp
+under_xp() { awk -v d="/run/xp/$1" '$5 == d || index($5, d "/") == 1 { print $5 }' /proc/self/mountinfo; }
+xp_lookup() {	# DIR, then strace's -e options
+	local dir=$1
+	shift
+	strace -f -qq -o /dev/null -e trace=move_mount "$@" \
+		env MAPNAME=auto.xp MAPKEY=tree MOUNTFD=3 UID=0 GID=0 "$AGENT" lookup \
+		3<"/run/xp/$dir"
+}
+xp_lookup fail -e inject=move_mount:error=EPERM:when=2
+t_eq exit-offset-fails-lookup 6 "$?"
+t_eq exit-offset-fails-nothing-left "" "$(under_xp fail)"
+t_ok exit-offset-fails-says logged "key tree: offset /a: Operation not permitted"
+t_ok exit-offset-fails-unmounted logged "key tree: what was attached is unmounted again"
+xp_lookup term -e inject=move_mount:delay_exit=1500000:when=1 &
+XP=$!
+# the target is attached and its attach held: the agent is told to stop
+for i in $(seq 100); do [ -n "$(under_xp term)" ] && break; sleep 0.05; done
+pkill -TERM -f "^$AGENT lookup"
+wait $XP
+t_eq exit-term-waits-for-tree 0 "$?"
+t_eq exit-term-whole-tree "/run/xp/term
+/run/xp/term/a" "$(under_xp term)"
+t_eq exit-term-tree-expires 1 "$("$MFD" getexpire /run/xp/term | cut -d' ' -f1)"
+umount -l /run/xp/term 2>/dev/null
+rm -rf /run/xp /etc/auto.xp $D/xpsrc
+
 # --- status, browse ------------------------------------------------------------
 
 out=$("$AGENT" status 2>&1)
