@@ -22,6 +22,16 @@
 #define LDAP_DEF_TIMEOUT	10
 #define LDAP_DEF_NET_TIMEOUT	8
 #define LDAP_DEF_AUTH_CONF	SYSCONFDIR "/autofs_ldap_auth.conf"
+/* a map file line may be 64 KiB (AM_LINE_MAX): so may one value */
+#define LDAP_DEF_MAX_VALUE	65536UL
+#define LDAP_DEF_MAX_BYTES	(64UL << 20)
+#define LDAP_DEF_MAX_ENTRIES	200000UL
+#define LDAP_DEF_MAX_PAGES	1000UL
+/*
+ * slapd and AD fill every page but the last: a page with no entry that
+ * still asks for another is a server going round in circles.
+ */
+#define LDAP_EMPTY_PAGES_MAX	4
 
 const struct ldap_schema ldap_schema_rfc2307bis = {
 	.ls_name = "rfc2307bis",
@@ -81,6 +91,39 @@ static int conf_int(struct am_map *map, const char *key, int def)
 		return def;
 	}
 	return (int)n;
+}
+
+/* Returns: [ldap] KEY as a count from 1 to MAX, DEF when absent or wrong (logged). */
+static unsigned long conf_count(struct am_map *map, const char *key,
+				unsigned long def, unsigned long max)
+{
+	const char *v = conf(map, key);
+	unsigned long n;
+	char *end;
+
+	if (!v)
+		return def;
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (*end || errno || *v == '-' || n == 0 || n > max) {
+		ldap_log(map->m_host, LOG_WARNING,
+			 "[ldap] %s = \"%s\" is not a number from 1 to %lu, using %lu",
+			 key, v, max, def);
+		return def;
+	}
+	return n;
+}
+
+static void conf_limits(struct am_map *map)
+{
+	struct ldap_limits *l = &map->m_conn.lc_limits;
+
+	l->ll_value = conf_count(map, "max_value_size", LDAP_DEF_MAX_VALUE,
+				 1UL << 30);
+	l->ll_bytes = conf_count(map, "max_bytes", LDAP_DEF_MAX_BYTES, 1UL << 31);
+	l->ll_entries = conf_count(map, "max_entries", LDAP_DEF_MAX_ENTRIES,
+				   100000000UL);
+	l->ll_pages = conf_count(map, "max_pages", LDAP_DEF_MAX_PAGES, 1000000UL);
 }
 
 /* ---- schema ---------------------------------------------------------- */
@@ -144,22 +187,34 @@ static bool entry_has_value(LDAP *ld, LDAPMessage *e, const char *attr,
 	return found;
 }
 
+/*
+ * Search under BASE, each entry to FN(E, ARG) as it arrives (nonzero stops
+ * the search), within the connection's limits.  The SIZELIMIT a caller
+ * asks for is met, not an error.  Returns: an LDAP result code.
+ */
 static int map_search(struct am_map *map, const char *base, int scope,
 		      const char *filter, char **attrs, int sizelimit,
-		      LDAPMessage **res)
+		      int (*fn)(LDAPMessage *e, void *arg), void *arg)
 {
-	struct timeval tv = { .tv_sec = map->m_timeout };
+	struct ldap_query q = {
+		.lq_base = base, .lq_scope = scope, .lq_filter = filter,
+		.lq_attrs = attrs, .lq_sizelimit = sizelimit,
+		.lq_entry = fn, .lq_arg = arg,
+	};
 	int rc;
 
-	rc = ldap_search_ext_s(map->m_conn.lc_ld, base, scope, filter, attrs, 0,
-			       NULL, NULL, &tv, sizelimit, res);
+	rc = ldap_conn_search(&map->m_conn, &q);
+	ldap_controls_free(q.lq_rctrls);
 	if (rc == LDAP_SIZELIMIT_EXCEEDED && sizelimit)
 		rc = LDAP_SUCCESS;
-	if (rc != LDAP_SUCCESS) {
-		ldap_msgfree(*res);
-		*res = NULL;
-	}
 	return rc;
+}
+
+static int entry_found(LDAPMessage *e, void *arg)
+{
+	(void)e;
+	*(bool *)arg = true;
+	return 1;
 }
 
 /* Returns: true when a one-level search finds an entry of SCHEMA's entry class. */
@@ -167,15 +222,24 @@ static bool schema_probe_entries(struct am_map *map, const struct ldap_schema *s
 {
 	char filter[128];
 	char *attrs[] = { LDAP_NO_ATTRS, NULL };
-	LDAPMessage *res = NULL;
-	bool found;
+	bool found = false;
 
 	snprintf(filter, sizeof(filter), "(objectClass=%s)", schema->ls_entry_class);
-	if (map_search(map, map->m_base, LDAP_SCOPE_ONELEVEL, filter, attrs, 1, &res))
-		return false;
-	found = ldap_count_entries(map->m_conn.lc_ld, res) > 0;
-	ldap_msgfree(res);
+	map_search(map, map->m_base, LDAP_SCOPE_ONELEVEL, filter, attrs, 1,
+		   entry_found, &found);
 	return found;
+}
+
+static int schema_from_class(LDAPMessage *e, void *arg)
+{
+	struct am_map *map = arg;
+	const struct ldap_schema *const *s;
+
+	for (s = ldap_schemas; *s && !map->m_schema_known; s++)
+		if (entry_has_value(map->m_conn.lc_ld, e, "objectClass",
+				    (*s)->ls_map_class))
+			schema_set(map, *s);
+	return 1;
 }
 
 /*
@@ -185,20 +249,13 @@ static bool schema_probe_entries(struct am_map *map, const struct ldap_schema *s
 static int schema_detect(struct am_map *map)
 {
 	char *attrs[] = { "objectClass", NULL };
-	LDAP *ld = map->m_conn.lc_ld;
-	LDAPMessage *res = NULL, *e;
 	const struct ldap_schema *const *s;
 	int rc;
 
 	rc = map_search(map, map->m_base, LDAP_SCOPE_BASE, "(objectClass=*)",
-			attrs, 0, &res);
+			attrs, 0, schema_from_class, map);
 	if (rc != LDAP_SUCCESS)
 		return ldap_conn_error(&map->m_conn, rc, map->m_base);
-	e = ldap_first_entry(ld, res);
-	for (s = ldap_schemas; e && *s && !map->m_schema_known; s++)
-		if (entry_has_value(ld, e, "objectClass", (*s)->ls_map_class))
-			schema_set(map, *s);
-	ldap_msgfree(res);
 	for (s = ldap_schemas; *s && !map->m_schema_known; s++)
 		if (schema_probe_entries(map, *s))
 			schema_set(map, *s);
@@ -213,12 +270,29 @@ static int schema_detect(struct am_map *map)
 
 /* ---- finding the map ------------------------------------------------- */
 
+struct first_value {
+	struct am_map *fv_map;
+	const char *fv_attr;
+	char *fv_value;
+};
+
+static int first_value(LDAPMessage *e, void *arg)
+{
+	struct first_value *fv = arg;
+	struct berval **vals;
+
+	vals = ldap_get_values_len(fv->fv_map->m_conn.lc_ld, e, fv->fv_attr);
+	if (vals && vals[0])
+		fv->fv_value = strndup(vals[0]->bv_val, vals[0]->bv_len);
+	ldap_value_free_len(vals);
+	return 1;
+}
+
 static char *search_base(struct am_map *map)
 {
 	const char *b = conf(map, "search_base");
+	struct first_value fv = { .fv_map = map, .fv_attr = "namingContexts" };
 	char *def = NULL, *attrs[] = { "namingContexts", NULL };
-	LDAPMessage *res = NULL;
-	struct berval **vals;
 
 	if (b)
 		return strdup(b);
@@ -229,43 +303,50 @@ static char *search_base(struct am_map *map)
 		return def;
 	}
 	ldap_memfree(def);
-	def = NULL;
-	if (map_search(map, "", LDAP_SCOPE_BASE, "(objectClass=*)", attrs, 0, &res))
-		return NULL;
-	vals = ldap_get_values_len(map->m_conn.lc_ld,
-				   ldap_first_entry(map->m_conn.lc_ld, res),
-				   "namingContexts");
-	if (vals && vals[0])
-		def = strndup(vals[0]->bv_val, vals[0]->bv_len);
-	ldap_value_free_len(vals);
-	ldap_msgfree(res);
-	return def;
+	map_search(map, "", LDAP_SCOPE_BASE, "(objectClass=*)", attrs, 0,
+		   first_value, &fv);
+	return fv.fv_value;
+}
+
+struct found_dn {
+	LDAP *fd_ld;
+	bool fd_found;
+	char *fd_dn;
+};
+
+static int entry_dn(LDAPMessage *e, void *arg)
+{
+	struct found_dn *fd = arg;
+	char *dn = ldap_get_dn(fd->fd_ld, e);
+
+	fd->fd_found = true;
+	fd->fd_dn = dn ? strdup(dn) : NULL;
+	ldap_memfree(dn);
+	return 1;
 }
 
 /* Returns: 0 with m_base set when BASE holds the map in the current schema, -ENOENT, -errno. */
 static int find_in_schema(struct am_map *map, const char *base)
 {
-	char *filter, *dn, *attrs[] = { LDAP_NO_ATTRS, NULL };
-	LDAPMessage *res = NULL, *e;
-	int rc, ret = -ENOENT;
+	struct found_dn fd = { .fd_ld = map->m_conn.lc_ld };
+	char *filter, *attrs[] = { LDAP_NO_ATTRS, NULL };
+	int rc;
 
 	filter = ldap_filter_eq(map->m_schema.ls_map_class,
 				map->m_schema.ls_map_attr, map->m_name);
 	if (!filter)
 		return -ENOMEM;
-	rc = map_search(map, base, LDAP_SCOPE_SUBTREE, filter, attrs, 0, &res);
+	rc = map_search(map, base, LDAP_SCOPE_SUBTREE, filter, attrs, 0,
+			entry_dn, &fd);
 	free(filter);
-	if (rc != LDAP_SUCCESS)
+	if (rc != LDAP_SUCCESS) {
+		free(fd.fd_dn);
 		return ldap_conn_error(&map->m_conn, rc, base);
-	e = ldap_first_entry(map->m_conn.lc_ld, res);
-	if (e) {
-		dn = ldap_get_dn(map->m_conn.lc_ld, e);
-		map->m_base = dn ? strdup(dn) : NULL;
-		ldap_memfree(dn);
-		ret = map->m_base ? 0 : -ENOMEM;
 	}
-	ldap_msgfree(res);
-	return ret;
+	if (!fd.fd_found)
+		return -ENOENT;
+	map->m_base = fd.fd_dn;
+	return map->m_base ? 0 : -ENOMEM;
 }
 
 /* Find the map object named m_name under search_base, in each schema unless one is configured. */
@@ -409,6 +490,8 @@ static int ldap_map_setup(struct am_map *map, const char *name)
 	map->m_conn.lc_timeout = map->m_timeout;
 	map->m_conn.lc_net_timeout = conf_int(map, "network_timeout",
 					      LDAP_DEF_NET_TIMEOUT);
+	conf_limits(map);
+	ldap_conn_budget(&map->m_conn);
 	ret = ldap_conn_open(&map->m_conn);
 	if (ret)
 		return ret;
@@ -486,23 +569,66 @@ static bool entry_matches(struct am_map *map, LDAPMessage *e, const char *key)
 	return found;
 }
 
+/*
+ * Returns: 0, -EFBIG when a key or value of E, LEN bytes of ATTR, is longer
+ * than [ldap] max_value_size (logged: only that entry is refused).
+ */
+static int value_fits(struct am_map *map, LDAPMessage *e, const char *attr,
+		      size_t len)
+{
+	size_t max = map->m_conn.lc_limits.ll_value;
+	char *dn;
+
+	if (len <= max)
+		return 0;
+	dn = ldap_get_dn(map->m_conn.lc_ld, e);
+	ldap_log(map->m_host, LOG_ERR,
+		 "%s: %s: %s of %zu bytes is longer than %zu ([ldap] max_value_size), entry refused",
+		 map->m_conn.lc_uri, dn ? dn : "?", attr, len, max);
+	ldap_memfree(dn);
+	return -EFBIG;
+}
+
 static int entry_value(struct am_map *map, LDAPMessage *e, char **entry)
 {
+	const char *attr = map->m_schema.ls_value_attr;
 	struct berval **vals;
+	int ret;
 
-	vals = ldap_get_values_len(map->m_conn.lc_ld, e, map->m_schema.ls_value_attr);
+	vals = ldap_get_values_len(map->m_conn.lc_ld, e, attr);
 	if (!vals || !vals[0]) {
 		char *dn = ldap_get_dn(map->m_conn.lc_ld, e);
 
 		ldap_log(map->m_host, LOG_WARNING, "%s: %s has no %s, skipped",
-			 map->m_conn.lc_uri, dn ? dn : "?", map->m_schema.ls_value_attr);
+			 map->m_conn.lc_uri, dn ? dn : "?", attr);
 		ldap_memfree(dn);
 		ldap_value_free_len(vals);
 		return -ENOENT;
 	}
-	*entry = strndup(vals[0]->bv_val, vals[0]->bv_len);
+	ret = value_fits(map, e, attr, vals[0]->bv_len);
+	if (!ret) {
+		*entry = strndup(vals[0]->bv_val, vals[0]->bv_len);
+		ret = *entry ? 0 : -ENOMEM;
+	}
 	ldap_value_free_len(vals);
-	return *entry ? 0 : -ENOMEM;
+	return ret;
+}
+
+struct lookup_state {
+	struct am_map *lk_map;
+	const char *lk_key;
+	char **lk_entry;
+	int lk_ret;
+};
+
+static int lookup_entry(LDAPMessage *e, void *arg)
+{
+	struct lookup_state *lk = arg;
+
+	if (!entry_matches(lk->lk_map, e, lk->lk_key))
+		return 0;
+	lk->lk_ret = entry_value(lk->lk_map, e, lk->lk_entry);
+	return lk->lk_ret != -ENOENT;
 }
 
 static int lookup_once(struct am_map *map, const char *filter, const char *key,
@@ -510,18 +636,17 @@ static int lookup_once(struct am_map *map, const char *filter, const char *key,
 {
 	char *attrs[] = { (char *)map->m_schema.ls_entry_attr,
 			  (char *)map->m_schema.ls_value_attr, NULL };
-	LDAPMessage *res = NULL, *e;
-	int rc, ret = -ENOENT;
+	struct lookup_state lk = {
+		.lk_map = map, .lk_key = key, .lk_entry = entry, .lk_ret = -ENOENT,
+	};
+	int rc;
 
-	rc = map_search(map, map->m_base, LDAP_SCOPE_SUBTREE, filter, attrs, 0, &res);
+	ldap_conn_budget(&map->m_conn);
+	rc = map_search(map, map->m_base, LDAP_SCOPE_SUBTREE, filter, attrs, 0,
+			lookup_entry, &lk);
 	if (rc != LDAP_SUCCESS)
 		return ldap_conn_error(&map->m_conn, rc, map->m_base);
-	for (e = ldap_first_entry(map->m_conn.lc_ld, res); e && ret == -ENOENT;
-	     e = ldap_next_entry(map->m_conn.lc_ld, e))
-		if (entry_matches(map, e, key))
-			ret = entry_value(map, e, entry);
-	ldap_msgfree(res);
-	return ret;
+	return lk.lk_ret;
 }
 
 static int ldap_map_lookup(struct am_map *map, const char *key, char **entry)
@@ -546,102 +671,149 @@ static int ldap_map_lookup(struct am_map *map, const char *key, char **entry)
 /* ---- enumerate: paged, since servers cap one answer (500 by default) --- */
 
 struct enum_state {
+	struct am_map *es_map;
 	am_key_fn es_fn;
 	void *es_arg;
 	struct berval *es_cookie;
 	int es_stop;
+	unsigned long es_pages;		/* pages read */
+	unsigned long es_got;		/* entries of the last page */
+	int es_empty;			/* pages in a row with no entry */
 };
 
 static char *entry_key(struct am_map *map, LDAPMessage *e)
 {
+	const char *attr = map->m_schema.ls_entry_attr;
 	struct berval **vals;
 	char *key = NULL, *dn;
+	bool has = false;
 
-	vals = ldap_get_values_len(map->m_conn.lc_ld, e, map->m_schema.ls_entry_attr);
-	if (vals && vals[0])
-		key = strndup(vals[0]->bv_val, vals[0]->bv_len);
+	vals = ldap_get_values_len(map->m_conn.lc_ld, e, attr);
+	if (vals && vals[0]) {
+		has = true;
+		if (!value_fits(map, e, attr, vals[0]->bv_len))
+			key = strndup(vals[0]->bv_val, vals[0]->bv_len);
+	}
 	ldap_value_free_len(vals);
-	if (key)
+	if (has)
 		return key;
 	/* some sites leave the key only in the RDN */
 	dn = ldap_get_dn(map->m_conn.lc_ld, e);
 	if (dn)
-		key = ldap_dn_first_value(dn, map->m_schema.ls_entry_attr);
+		key = ldap_dn_first_value(dn, attr);
 	ldap_memfree(dn);
+	if (key && value_fits(map, e, attr, strlen(key))) {
+		free(key);
+		key = NULL;
+	}
 	return key;
 }
 
-static int enum_entries(struct am_map *map, LDAPMessage *res, struct enum_state *st)
+static int enum_entry(LDAPMessage *e, void *arg)
 {
-	LDAPMessage *e;
+	struct enum_state *st = arg;
+	struct am_map *map = st->es_map;
 	char *key, *value;
 
-	for (e = ldap_first_entry(map->m_conn.lc_ld, res); e && !st->es_stop;
-	     e = ldap_next_entry(map->m_conn.lc_ld, e)) {
-		key = entry_key(map, e);
-		if (!key)
-			continue;
-		if (entry_value(map, e, &value) == 0) {
-			st->es_stop = st->es_fn(key_is_wildcard(key, strlen(key)) ?
-						"*" : key, value, st->es_arg);
-			free(value);
-		}
-		free(key);
+	st->es_got++;
+	key = entry_key(map, e);
+	if (!key)
+		return 0;
+	if (entry_value(map, e, &value) == 0) {
+		st->es_stop = st->es_fn(key_is_wildcard(key, strlen(key)) ?
+					"*" : key, value, st->es_arg);
+		free(value);
 	}
+	free(key);
+	return st->es_stop;
+}
+
+/* Returns: 0 with es_cookie set to the page response's cookie (or NULL), -EIO. */
+static int enum_cookie(struct am_map *map, LDAPControl **rctrls,
+		       struct enum_state *st)
+{
+	LDAPControl *pr;
+	ber_int_t total;
+
+	ber_bvfree(st->es_cookie);
+	st->es_cookie = NULL;
+	pr = ldap_control_find(LDAP_CONTROL_PAGEDRESULTS, rctrls, NULL);
+	if (!pr)
+		return 0;
+	st->es_cookie = ber_memcalloc(1, sizeof(*st->es_cookie));
+	if (!st->es_cookie ||
+	    ldap_parse_pageresponse_control(map->m_conn.lc_ld, pr, &total,
+					    st->es_cookie))
+		return -EIO;
 	return 0;
 }
 
 static int enum_page(struct am_map *map, const char *filter, struct enum_state *st)
 {
-	LDAP *ld = map->m_conn.lc_ld;
 	char *attrs[] = { (char *)map->m_schema.ls_entry_attr,
 			  (char *)map->m_schema.ls_value_attr, NULL };
-	struct timeval tv = { .tv_sec = map->m_timeout };
-	LDAPControl *page = NULL, *ctrls[2] = { NULL, NULL }, **rctrls = NULL, *pr;
-	LDAPMessage *res = NULL;
-	ber_int_t total;
-	int rc, err = LDAP_SUCCESS;
+	LDAPControl *page = NULL, *ctrls[2] = { NULL, NULL };
+	struct ldap_query q = {
+		.lq_base = map->m_base, .lq_scope = LDAP_SCOPE_SUBTREE,
+		.lq_filter = filter, .lq_attrs = attrs, .lq_ctrls = ctrls,
+		.lq_entry = enum_entry, .lq_arg = st,
+	};
+	int rc, ret;
 
-	rc = ldap_create_page_control(ld, LDAP_PAGE_SIZE, st->es_cookie, 0, &page);
+	rc = ldap_create_page_control(map->m_conn.lc_ld, LDAP_PAGE_SIZE,
+				      st->es_cookie, 0, &page);
 	if (rc != LDAP_SUCCESS)
 		return ldap_conn_error(&map->m_conn, rc, "paged results control");
 	ctrls[0] = page;
-	rc = ldap_search_ext_s(ld, map->m_base, LDAP_SCOPE_SUBTREE, filter, attrs,
-			       0, ctrls, NULL, &tv, 0, &res);
+	st->es_got = 0;
+	rc = ldap_conn_search(&map->m_conn, &q);
 	ldap_control_free(page);
-	if (rc == LDAP_SUCCESS || rc == LDAP_SIZELIMIT_EXCEEDED)
-		rc = ldap_parse_result(ld, res, &err, NULL, NULL, NULL, &rctrls, 0);
-	if (rc == LDAP_SUCCESS)
-		rc = err;
 	if (rc != LDAP_SUCCESS) {
-		ldap_msgfree(res);
-		ldap_controls_free(rctrls);
+		ldap_controls_free(q.lq_rctrls);
 		if (rc == LDAP_SIZELIMIT_EXCEEDED)
 			ldap_log(map->m_host, LOG_ERR,
 				 "%s: %s: the server caps the answer and ignores paging; the map cannot be listed in full",
 				 map->m_conn.lc_uri, map->m_base);
 		return ldap_conn_error(&map->m_conn, rc, map->m_base);
 	}
-	enum_entries(map, res, st);
-	ldap_msgfree(res);
-	ber_bvfree(st->es_cookie);
-	st->es_cookie = NULL;
-	pr = ldap_control_find(LDAP_CONTROL_PAGEDRESULTS, rctrls, NULL);
-	if (pr) {
-		st->es_cookie = ber_memcalloc(1, sizeof(*st->es_cookie));
-		if (!st->es_cookie ||
-		    ldap_parse_pageresponse_control(ld, pr, &total, st->es_cookie)) {
-			ldap_controls_free(rctrls);
-			return -EIO;
-		}
-	}
-	ldap_controls_free(rctrls);
-	return 0;
+	ret = st->es_stop ? 0 : enum_cookie(map, q.lq_rctrls, st);
+	ldap_controls_free(q.lq_rctrls);
+	return ret;
+}
+
+/*
+ * A server that keeps sending a paging cookie would keep the agent asking
+ * until its alarm: after max_pages pages, or a few empty ones in a row,
+ * the listing ends.  Returns: 0 to ask for the next page, -EFBIG (logged).
+ */
+static int enum_page_bound(struct am_map *map, struct enum_state *st)
+{
+	unsigned long max = map->m_conn.lc_limits.ll_pages;
+	char why[96];
+
+	st->es_empty = st->es_got ? 0 : st->es_empty + 1;
+	if (++st->es_pages >= max)
+		snprintf(why, sizeof(why), "more than %lu pages ([ldap] max_pages)",
+			 max);
+	else if (st->es_empty >= LDAP_EMPTY_PAGES_MAX)
+		snprintf(why, sizeof(why), "%d pages in a row with no entry",
+			 st->es_empty);
+	else
+		return 0;
+	ldap_log(map->m_host, LOG_ERR,
+		 "%s: %s: %s and still a paging cookie, the listing is cut there",
+		 map->m_conn.lc_uri, map->m_base, why);
+	return -EFBIG;
+}
+
+static bool enum_more(const struct enum_state *st)
+{
+	return !st->es_stop && st->es_cookie && st->es_cookie->bv_len;
 }
 
 static int ldap_map_enumerate(struct am_map *map, am_key_fn fn, void *arg)
 {
-	struct enum_state st = { .es_fn = fn, .es_arg = arg };
+	struct enum_state st = { .es_map = map, .es_fn = fn, .es_arg = arg };
 	char *filter;
 	int ret;
 
@@ -651,9 +823,12 @@ static int ldap_map_enumerate(struct am_map *map, am_key_fn fn, void *arg)
 	filter = ldap_filter_eq(map->m_schema.ls_entry_class, NULL, NULL);
 	if (!filter)
 		return -ENOMEM;
+	ldap_conn_budget(&map->m_conn);
 	do {
 		ret = enum_page(map, filter, &st);
-	} while (!ret && !st.es_stop && st.es_cookie && st.es_cookie->bv_len);
+		if (!ret && enum_more(&st))
+			ret = enum_page_bound(map, &st);
+	} while (!ret && enum_more(&st));
 	ber_bvfree(st.es_cookie);
 	free(filter);
 	return ret ? ret : st.es_stop;

@@ -113,6 +113,44 @@ static int auth_bind_kind(struct auth_reader *r, xmlNode *root,
 	return 0;
 }
 
+/* Returns: 1 for yes, 0 for no, DEF when NAME is absent, -EINVAL otherwise. */
+static int auth_bool_def(struct auth_reader *r, xmlNode *root, const char *name,
+			 int def)
+{
+	if (!xmlHasProp(root, (const xmlChar *)name))
+		return def;
+	return auth_bool(r, root, name);
+}
+
+/*
+ * Ours, not autofs's, which leaves both to ldap.conf and takes
+ * tlsrequired="no" as leave to go on in the clear: the certificate is
+ * checked unless tlsverify="no", a failed StartTLS ends the connection
+ * unless tlsfallback="yes".  Asking for both TLS and leave to go without
+ * it is refused, not guessed.
+ */
+static int auth_tls_extras(struct auth_reader *r, xmlNode *root,
+			   struct ldap_auth *auth)
+{
+	int verify, fallback;
+
+	verify = auth_bool_def(r, root, "tlsverify", 1);
+	if (verify < 0)
+		return verify;
+	fallback = auth_bool_def(r, root, "tlsfallback", 0);
+	if (fallback < 0)
+		return fallback;
+	auth->la_tlsnoverify = !verify;
+	auth->la_tlsfallback = fallback;
+	if (fallback && auth->la_tlsrequired) {
+		ldap_log(r->ar_host, LOG_ERR,
+			 "auth file %s: tlsrequired=\"yes\" and tlsfallback=\"yes\" contradict each other",
+			 r->ar_path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int auth_parse(struct auth_reader *r, xmlNode *root,
 		      struct ldap_auth *auth)
 {
@@ -134,7 +172,9 @@ static int auth_parse(struct auth_reader *r, xmlNode *root,
 	auth->la_tlsrequired = ret;
 	if (auth->la_tlsrequired)
 		auth->la_usetls = true;
-	ret = auth_bind_kind(r, root, auth);
+	ret = auth_tls_extras(r, root, auth);
+	if (!ret)
+		ret = auth_bind_kind(r, root, auth);
 	if (!ret)
 		ret = auth_str(root, "user", &auth->la_user);
 	if (!ret)

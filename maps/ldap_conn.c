@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stdio.h>
 #include <syslog.h>
+#include <time.h>
 #include <sasl/sasl.h>
 
 #include "ldap_priv.h"
@@ -18,13 +20,75 @@ static int conn_set_options(struct ldap_conn *conn, LDAP *ld)
 {
 	struct timeval net = { .tv_sec = conn->lc_net_timeout };
 	struct timeval op = { .tv_sec = conn->lc_timeout };
+	ber_len_t max = conn->lc_limits.ll_bytes;
 	int version = LDAP_VERSION3;
+	Sockbuf *sb = NULL;
 
 	if (ldap_set_option(ld, LDAP_OPT_PROTOCOL_VERSION, &version) ||
 	    ldap_set_option(ld, LDAP_OPT_REFERRALS, LDAP_OPT_OFF) ||
 	    ldap_set_option(ld, LDAP_OPT_NETWORK_TIMEOUT, &net) ||
 	    ldap_set_option(ld, LDAP_OPT_TIMEOUT, &op))
 		return -EINVAL;
+	/*
+	 * libldap reads a whole message before handing it over: one message
+	 * longer than what a whole lookup may read fails the connection
+	 * instead of growing the agent.
+	 */
+	if (ldap_get_option(ld, LDAP_OPT_SOCKBUF, &sb) || !sb ||
+	    ber_sockbuf_ctrl(sb, LBER_SB_OPT_SET_MAX_INCOMING, &max) != 1)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * A new handle starts with no TLS files (libldap 2.5): those ldap.conf and
+ * LDAPTLS_* give for the process are copied to it.
+ * Returns: 0, -EINVAL when the handle refuses one.
+ */
+static int conn_copy_tls(LDAP *ld)
+{
+	static const int strs[] = {
+		LDAP_OPT_X_TLS_CACERTFILE, LDAP_OPT_X_TLS_CACERTDIR,
+		LDAP_OPT_X_TLS_CERTFILE, LDAP_OPT_X_TLS_KEYFILE,
+		LDAP_OPT_X_TLS_CIPHER_SUITE, LDAP_OPT_X_TLS_CRLFILE,
+	};
+	int min, err = 0;
+	char *v;
+	size_t i;
+
+	for (i = 0; i < sizeof(strs) / sizeof(strs[0]) && !err; i++) {
+		v = NULL;
+		if (!ldap_get_option(NULL, strs[i], &v) && v)
+			err = ldap_set_option(ld, strs[i], v);
+		ldap_memfree(v);
+	}
+	if (!err && !ldap_get_option(NULL, LDAP_OPT_X_TLS_PROTOCOL_MIN, &min))
+		err = ldap_set_option(ld, LDAP_OPT_X_TLS_PROTOCOL_MIN, &min);
+	return err ? -EINVAL : 0;
+}
+
+/*
+ * The server's certificate is checked here, not as ldap.conf's TLS_REQCERT
+ * says: a "never" or "allow" there, set for some other client, must not let
+ * whoever is on the path answer for the directory.  Only tlsverify="no" in
+ * the auth file turns the check off.  A handle uses its own TLS options
+ * only in a TLS context of its own (NEWCTX); the CA still comes from
+ * ldap.conf or LDAPTLS_CACERT.
+ */
+static int conn_set_tls(struct ldap_conn *conn, LDAP *ld, const char *uri)
+{
+	int req = conn->lc_auth->la_tlsnoverify ? LDAP_OPT_X_TLS_NEVER :
+						  LDAP_OPT_X_TLS_DEMAND;
+	int is_server = 0;
+
+	if (conn_copy_tls(ld) ||
+	    ldap_set_option(ld, LDAP_OPT_X_TLS_REQUIRE_CERT, &req) ||
+	    ldap_set_option(ld, LDAP_OPT_X_TLS_NEWCTX, &is_server)) {
+		ldap_log(conn->lc_host, LOG_ERR,
+			 "%s: cannot set up TLS (is ldap.conf's TLS_CACERT readable?)",
+			 uri);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -86,6 +150,34 @@ static bool uri_is_plain(const char *uri)
 	return !strncasecmp(uri, "ldap://", 7);
 }
 
+static bool uri_is_tls(const char *uri)
+{
+	return !strncasecmp(uri, "ldaps://", 8);
+}
+
+/*
+ * Optional TLS is no TLS against whoever is on the path: he makes StartTLS
+ * fail and reads the bind and the maps.  So a failed StartTLS ends the
+ * connection unless the auth file says tlsfallback="yes".
+ */
+static void conn_log_starttls(struct ldap_conn *conn, LDAP *ld, const char *uri,
+			      int rc)
+{
+	char *diag = NULL;
+	bool say;
+
+	/* GnuTLS builds leave "(unknown error code)" there: not worth a word */
+	ldap_get_option(ld, LDAP_OPT_DIAGNOSTIC_MESSAGE, &diag);
+	say = diag && *diag && *diag != '(';
+	ldap_log(conn->lc_host, LOG_ERR, "%s: StartTLS failed: %s%s%s%s, %s", uri,
+		 ldap_err2string(rc), say ? " (" : "", say ? diag : "",
+		 say ? ")" : "",
+		 conn->lc_auth->la_tlsfallback ?
+		 "going on IN THE CLEAR as tlsfallback=\"yes\" allows: the bind and the maps are open to anyone on the path" :
+		 "not going on in the clear (only tlsfallback=\"yes\" in the auth file allows that)");
+	ldap_memfree(diag);
+}
+
 /*
  * Returns: an LDAP error code; *LDP is set on LDAP_SUCCESS only,
  * *TLS_FAILED when the server answered but StartTLS did not succeed.
@@ -100,15 +192,14 @@ static int conn_try(struct ldap_conn *conn, const char *uri, bool tls,
 	rc = ldap_initialize(&ld, uri);
 	if (rc != LDAP_SUCCESS)
 		return rc;
-	if (conn_set_options(conn, ld)) {
-		rc = LDAP_PARAM_ERROR;
+	rc = LDAP_PARAM_ERROR;
+	if (conn_set_options(conn, ld) ||
+	    ((tls || uri_is_tls(uri)) && conn_set_tls(conn, ld, uri)))
 		goto fail_unbind;
-	}
 	if (tls) {
 		rc = ldap_start_tls_s(ld, NULL, NULL);
 		if (rc != LDAP_SUCCESS) {
-			ldap_log(host, LOG_WARNING, "%s: StartTLS failed: %s",
-				 uri, ldap_err2string(rc));
+			conn_log_starttls(conn, ld, uri, rc);
 			*tls_failed = true;
 			goto fail_unbind;
 		}
@@ -127,17 +218,15 @@ fail_unbind:
 	return rc;
 }
 
-/* One URI: TLS as the auth file asks, without TLS only when it is optional. */
+/* One URI: TLS as the auth file asks, in the clear only when it allows that. */
 static int conn_open_uri(struct ldap_conn *conn, const char *uri, LDAP **ldp)
 {
 	bool tls = conn->lc_auth->la_usetls && uri_is_plain(uri), tls_failed = false;
 	int rc;
 
 	rc = conn_try(conn, uri, tls, ldp, &tls_failed);
-	if (rc == LDAP_SUCCESS || !tls_failed || conn->lc_auth->la_tlsrequired)
+	if (rc == LDAP_SUCCESS || !tls_failed || !conn->lc_auth->la_tlsfallback)
 		return rc;
-	ldap_log(conn->lc_host, LOG_WARNING,
-		 "%s: TLS is optional (tlsrequired=no), going on without it", uri);
 	return conn_try(conn, uri, false, ldp, &tls_failed);
 }
 
@@ -190,6 +279,7 @@ void ldap_conn_close(struct ldap_conn *conn)
 		ldap_unbind_ext_s(conn->lc_ld, NULL, NULL);
 	conn->lc_ld = NULL;
 	conn->lc_uri = NULL;
+	conn->lc_broken = false;
 }
 
 static bool rc_is_unavailable(int rc)
@@ -201,13 +291,17 @@ static bool rc_is_unavailable(int rc)
 
 /*
  * Log a failed operation WHAT and turn RC into the module convention.
- * Returns: -EAGAIN (connection dropped, closed here), -ENOENT, -EACCES, -EIO.
+ * Returns: -EAGAIN (connection dropped, closed here), -ENOENT, -EACCES,
+ * -EFBIG (a limit of lc_limits exceeded), -EIO.
  */
 int ldap_conn_error(struct ldap_conn *conn, int rc, const char *what)
 {
 	ldap_log(conn->lc_host, rc == LDAP_NO_SUCH_OBJECT ? LOG_INFO : LOG_ERR,
 		 "%s: %s: %s", conn->lc_uri ? conn->lc_uri : "-", what,
-		 ldap_err2string(rc));
+		 conn->lc_why[0] ? conn->lc_why : ldap_err2string(rc));
+	conn->lc_why[0] = '\0';
+	if (conn->lc_broken)	/* libldap has dropped it already */
+		ldap_conn_close(conn);
 	if (rc_is_unavailable(rc)) {
 		ldap_conn_close(conn);
 		return -EAGAIN;
@@ -217,5 +311,151 @@ int ldap_conn_error(struct ldap_conn *conn, int rc, const char *what)
 	if (rc == LDAP_INSUFFICIENT_ACCESS || rc == LDAP_INAPPROPRIATE_AUTH ||
 	    rc == LDAP_STRONG_AUTH_REQUIRED || rc == LDAP_CONFIDENTIALITY_REQUIRED)
 		return -EACCES;
+	if (rc == LDAP_ADMINLIMIT_EXCEEDED)
+		return -EFBIG;
 	return -EIO;
+}
+
+/* A lookup or a listing starts: what it may read is counted from here. */
+void ldap_conn_budget(struct ldap_conn *conn)
+{
+	conn->lc_bytes = 0;
+	conn->lc_entries = 0;
+	conn->lc_why[0] = '\0';
+}
+
+/* Returns: the bytes of the message E as the server sent it. */
+static size_t entry_bytes(LDAP *ld, LDAPMessage *e)
+{
+	struct berval dn = { 0 };
+	BerElement *ber = NULL;
+	ber_len_t len = 0;
+
+	if (ldap_get_dn_ber(ld, e, &ber, &dn) == LDAP_SUCCESS && ber)
+		ber_get_option(ber, LBER_OPT_BER_TOTAL_BYTES, &len);
+	if (ber)
+		ber_free(ber, 0);
+	return len;
+}
+
+/* Returns: LDAP_SUCCESS, LDAP_ADMINLIMIT_EXCEEDED with lc_why set. */
+static int conn_take(struct ldap_conn *conn, LDAPMessage *e)
+{
+	const struct ldap_limits *l = &conn->lc_limits;
+
+	conn->lc_bytes += entry_bytes(conn->lc_ld, e);
+	if (++conn->lc_entries > l->ll_entries)
+		snprintf(conn->lc_why, sizeof(conn->lc_why),
+			 "more than %lu entries ([ldap] max_entries), the answer is cut there",
+			 l->ll_entries);
+	else if (conn->lc_bytes > l->ll_bytes)
+		snprintf(conn->lc_why, sizeof(conn->lc_why),
+			 "more than %zu bytes ([ldap] max_bytes), the answer is cut there",
+			 l->ll_bytes);
+	return conn->lc_why[0] ? LDAP_ADMINLIMIT_EXCEEDED : LDAP_SUCCESS;
+}
+
+/* Returns: milliseconds left until DEADLINE, at least 1. */
+static long ms_left(const struct timespec *deadline)
+{
+	struct timespec now;
+	long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (deadline->tv_sec - now.tv_sec) * 1000 +
+	     (deadline->tv_nsec - now.tv_nsec) / 1000000;
+	return ms > 0 ? ms : 1;
+}
+
+/*
+ * Wait for the next message of search ID.  Returns: its type (*MSG set),
+ * 0 when the operation's time is up, -1 with the error in RC.
+ */
+static int conn_next(struct ldap_conn *conn, int id, const struct timespec *deadline,
+		     LDAPMessage **msg, int *rc)
+{
+	long ms = ms_left(deadline);
+	struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = ms % 1000 * 1000 };
+	int type;
+
+	*msg = NULL;
+	errno = 0;
+	type = ldap_result(conn->lc_ld, id, LDAP_MSG_ONE, &tv, msg);
+	if (type < 0 && errno == ERANGE) {
+		/* liblber refused a message longer than LBER_SB_OPT_SET_MAX_INCOMING */
+		snprintf(conn->lc_why, sizeof(conn->lc_why),
+			 "a message longer than %zu bytes ([ldap] max_bytes), not read",
+			 conn->lc_limits.ll_bytes);
+		conn->lc_broken = true;
+		*rc = LDAP_ADMINLIMIT_EXCEEDED;
+	} else if (type < 0) {
+		*rc = LDAP_OTHER;
+		ldap_get_option(conn->lc_ld, LDAP_OPT_RESULT_CODE, rc);
+		if (*rc == LDAP_SUCCESS)
+			*rc = LDAP_OTHER;
+	}
+	return type;
+}
+
+/* The search's final message: its code and controls (Q->lq_rctrls). */
+static int conn_result(struct ldap_conn *conn, LDAPMessage *msg,
+		       struct ldap_query *q)
+{
+	int rc, err = LDAP_OTHER;
+
+	rc = ldap_parse_result(conn->lc_ld, msg, &err, NULL, NULL, NULL,
+			       &q->lq_rctrls, 1);
+	return rc == LDAP_SUCCESS ? err : rc;
+}
+
+/* Returns: LDAP_SUCCESS to read on, 1 when lq_entry stops, an LDAP error. */
+static int conn_entry(struct ldap_conn *conn, LDAPMessage *msg,
+		      struct ldap_query *q)
+{
+	int rc = conn_take(conn, msg);
+
+	if (rc == LDAP_SUCCESS && q->lq_entry(msg, q->lq_arg))
+		rc = 1;
+	ldap_msgfree(msg);
+	return rc;
+}
+
+/*
+ * Run the search Q, each entry to Q->lq_entry as it arrives, the whole
+ * answer within the connection's timeout and limits; what exceeds them is
+ * abandoned, never read into memory.
+ * Returns: the search's LDAP result code (Q->lq_rctrls set, to free),
+ * LDAP_SUCCESS when lq_entry stopped it, LDAP_TIMEOUT, or
+ * LDAP_ADMINLIMIT_EXCEEDED with lc_why saying which limit.
+ */
+int ldap_conn_search(struct ldap_conn *conn, struct ldap_query *q)
+{
+	struct timeval tv = { .tv_sec = conn->lc_timeout };
+	struct timespec deadline;
+	LDAPMessage *msg;
+	int id, type, rc;
+
+	q->lq_rctrls = NULL;
+	conn->lc_why[0] = '\0';
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += conn->lc_timeout;
+	rc = ldap_search_ext(conn->lc_ld, q->lq_base, q->lq_scope, q->lq_filter,
+			     q->lq_attrs, 0, q->lq_ctrls, NULL, &tv,
+			     q->lq_sizelimit, &id);
+	if (rc != LDAP_SUCCESS)
+		return rc;
+	do {
+		type = conn_next(conn, id, &deadline, &msg, &rc);
+		if (type == LDAP_RES_SEARCH_RESULT)
+			return conn_result(conn, msg, q);
+		if (type == LDAP_RES_SEARCH_ENTRY)
+			rc = conn_entry(conn, msg, q);
+		else if (type > 0)	/* a reference: referrals are not chased */
+			ldap_msgfree(msg);
+		else if (type == 0)
+			rc = LDAP_TIMEOUT;
+	} while (rc == LDAP_SUCCESS);
+	if (type >= 0 && !conn->lc_broken)
+		ldap_abandon_ext(conn->lc_ld, id, NULL, NULL);
+	return rc == 1 ? LDAP_SUCCESS : rc;
 }

@@ -38,12 +38,26 @@ enum ldap_authreq {
 struct ldap_auth {
 	bool la_usetls;
 	bool la_tlsrequired;
+	bool la_tlsnoverify;		/* tlsverify="no": any certificate */
+	bool la_tlsfallback;		/* tlsfallback="yes": clear after StartTLS fails */
 	enum ldap_authreq la_req;
 	char *la_mech;			/* SASL mechanism, upper case */
 	char *la_user;
 	char *la_secret;
 	char *la_clientprinc;
 	char *la_ccache;
+};
+
+/*
+ * What one server may make the agent read, whatever it is asked: a value,
+ * and per lookup or listing the bytes of its messages, its entries and its
+ * pages ([ldap] max_value_size, max_bytes, max_entries, max_pages).
+ */
+struct ldap_limits {
+	size_t ll_value;
+	size_t ll_bytes;
+	unsigned long ll_entries;
+	unsigned long ll_pages;
 };
 
 /* One connection to the first answering server of a URI list. */
@@ -55,12 +69,35 @@ struct ldap_conn {
 	int lc_timeout;			/* seconds, one operation */
 	LDAP *lc_ld;			/* NULL while not connected */
 	const char *lc_uri;		/* the URI lc_ld talks to */
+	struct ldap_limits lc_limits;
+	size_t lc_bytes;		/* read by this lookup or listing so far */
+	unsigned long lc_entries;	/* entries of it so far */
+	bool lc_broken;			/* lc_ld dropped by libldap, to close */
+	char lc_why[160];		/* the limit a search exceeded, for its log line */
+};
+
+/*
+ * One search, its answer handed to lq_entry one entry at a time as it
+ * arrives, so that no more than the limits is ever held.
+ */
+struct ldap_query {
+	const char *lq_base;
+	int lq_scope;
+	const char *lq_filter;
+	char **lq_attrs;
+	LDAPControl **lq_ctrls;		/* request controls, or NULL */
+	int lq_sizelimit;		/* asked of the server; 0: its own */
+	int (*lq_entry)(LDAPMessage *e, void *arg);	/* nonzero: stop */
+	void *lq_arg;
+	LDAPControl **lq_rctrls;	/* out: the result's controls */
 };
 
 /* ldap_conn.c */
 int ldap_conn_open(struct ldap_conn *conn);
 void ldap_conn_close(struct ldap_conn *conn);
 int ldap_conn_error(struct ldap_conn *conn, int rc, const char *what);
+void ldap_conn_budget(struct ldap_conn *conn);
+int ldap_conn_search(struct ldap_conn *conn, struct ldap_query *q);
 
 /* ldap_auth.c */
 int ldap_auth_read(struct ldap_auth *auth, const char *path,

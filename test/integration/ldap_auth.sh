@@ -82,8 +82,42 @@ t_eq "ldaps:// to a server the CA did not sign: exit 4" "4" "$RC"
 ldap_agent_conf "auth_conf=$AUTH"
 auth_file 600 'usetls="yes"' 'tlsrequired="no"'
 probe ldap "$TLSMAP" lookup dave
-t_eq "TLS optional and failing: goes on in the clear" "3" "$RC"
-t_grep "... and says so" "going on without it" "$TMP/err"
+t_eq "TLS optional (autofs's tlsrequired=no) and failing: no downgrade, exit 4" "4" "$RC"
+t_grep "... saying why and what would allow it" 'StartTLS failed: .*not going on in the clear (only tlsfallback="yes"' "$TMP/err"
+
+auth_file 600 'usetls="yes"' 'tlsfallback="yes"'
+probe ldap "$TLSMAP" lookup dave
+t_eq "tlsfallback=yes and StartTLS failing: goes on in the clear" "3" "$RC"
+t_grep "... and says what that costs" 'going on IN THE CLEAR as tlsfallback="yes" allows: the bind and the maps are open' "$TMP/err"
+
+auth_file 600 'usetls="yes"' 'tlsrequired="yes"' 'tlsfallback="yes"'
+probe ldap "$TLSMAP" lookup dave
+t_eq "tlsrequired=yes with tlsfallback=yes is refused" "1" "$RC"
+t_grep "... naming both" 'tlsrequired="yes" and tlsfallback="yes" contradict' "$TMP/err"
+
+auth_file 600 'usetls="yes"' 'tlsverify="perhaps"'
+probe ldap "$TLSMAP" lookup dave
+t_eq "tlsverify=perhaps is refused" "1" "$RC"
+
+# ldap.conf's TLS_REQCERT (here through its environment twin) is the
+# site's setting for every client; the agent checks certificates anyway
+export LDAPTLS_REQCERT=never
+auth_file 600 'usetls="yes"' 'tlsrequired="yes"'
+probe ldap "$TLSMAP" lookup dave
+t_eq "TLS_REQCERT never: StartTLS to a server the CA did not sign still fails" "4" "$RC"
+ldap_agent_conf "uri=$LDAPS_URI"
+probe ldap "$TLSMAP" lookup dave
+t_eq "TLS_REQCERT never: ldaps:// to a server the CA did not sign still fails" "4" "$RC"
+unset LDAPTLS_REQCERT
+
+auth_file 600 'usetls="yes"' 'tlsrequired="yes"' 'tlsverify="no"'
+ldap_agent_conf "auth_conf=$AUTH"
+probe ldap "$TLSMAP" lookup dave
+t_eq "tlsverify=no: StartTLS to a server the CA did not sign is accepted" "0 -rw server:/export/tls/dave" "$RC $(cat "$TMP/out")"
+auth_file 600 'tlsverify="no"'
+ldap_agent_conf "uri=$LDAPS_URI" "auth_conf=$AUTH"
+probe ldap "$TLSMAP" lookup dave
+t_eq "tlsverify=no: ldaps:// to a server the CA did not sign is accepted" "0 -rw server:/export/tls/dave" "$RC $(cat "$TMP/out")"
 unset LDAPTLS_CACERT
 
 t_done
