@@ -30,10 +30,12 @@ maps_map_nis_la_CFLAGS = $(AM_CFLAGS) -D_GNU_SOURCE $(NSL_CFLAGS) $(TIRPC_CFLAGS
 maps_map_nis_la_LIBADD = $(NSL_LIBS) $(TIRPC_LIBS)
 maps_map_nis_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS) $(MAP_EXPORT)
 
-# SSSD: libsss_autofs.so is dlopen'd at run time, so no build dependency.
+# SSSD: libsss_autofs.so is dlopen'd at run time (by the module's child),
+# so no build dependency; configure finds its path.
 module_LTLIBRARIES += maps/map_sss.la
-maps_map_sss_la_SOURCES = maps/sss.c agent/util.c
-maps_map_sss_la_CFLAGS = $(AM_CFLAGS) -D_GNU_SOURCE
+maps_map_sss_la_SOURCES = maps/sss.c maps/sss_child.c maps/sss_priv.h agent/util.c
+maps_map_sss_la_CFLAGS = $(AM_CFLAGS) -D_GNU_SOURCE \
+	-DSSS_DEF_LIBRARY='"$(SSS_AUTOFS_LIB)"'
 maps_map_sss_la_LIBADD = -ldl
 maps_map_sss_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS) $(MAP_EXPORT)
 

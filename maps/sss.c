@@ -6,10 +6,11 @@
  * SSSD; a host without it has the source unavailable (-EAGAIN).
  *
  * The library waits up to 300 s for an answer on its socket, and a stopped
- * sssd_autofs never answers.  So every call runs in a child process that
- * streams its answers back over a pipe; the parent waits [sss] timeout
- * seconds for each answer, then kills the child and treats SSSD as
- * unavailable for the rest of this run.  No thread is left behind: the
+ * sssd_autofs never answers.  So every call runs in a child process
+ * (sss_child.c), the only one that loads the library, which streams its
+ * answers back over a pipe; the parent gives the whole answer [sss] timeout
+ * seconds and SSS_MAX_ANSWER bytes, then kills the child and treats SSSD
+ * as unavailable for the rest of this run.  No thread is left behind: the
  * agent must be single-threaded to join the requester's mount namespace.
  *
  * Library errors (protocol version 1): ENOENT is a missing map or key,
@@ -18,7 +19,6 @@
  * EHOSTDOWN an SSSD that is offline with nothing cached, ETIMEDOUT and
  * EAGAIN a busy one.  All but ENOENT make the agent ask the next source.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -29,53 +29,36 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "am_module.h"
 #include "am_util.h"
+#include "sss_priv.h"
 
-#define SSS_DEF_LIBRARY	"/usr/lib/x86_64-linux-gnu/sssd/modules/libsss_autofs.so"
+/* configure: the multiarch directory of the build (maps/local.mk) */
+#ifndef SSS_DEF_LIBRARY
+#error "SSS_DEF_LIBRARY is set by configure"
+#endif
 #define SSS_DEF_SOCKET	"/var/lib/sss/pipes/autofs"
 #define SSS_DEF_TIMEOUT	10
-#define SSS_PROTO	1		/* the error codes above */
-#define SSS_MAX_KEY	((unsigned int)PATH_MAX)	/* the library's own limit */
-#define SSS_MAX_VALUE	(1U << 20)
-
-typedef unsigned int (*sss_proto_fn)(unsigned int);
-typedef int (*sss_set_fn)(const char *, void **);
-typedef int (*sss_get_fn)(char **, char **, void *);
-typedef int (*sss_byname_fn)(const char *, char **, void *);
-typedef int (*sss_end_fn)(void **);
-
-struct sss_lib {
-	sss_proto_fn sl_proto;		/* NULL in libraries before version 1 */
-	sss_set_fn sl_set;
-	sss_get_fn sl_get;
-	sss_byname_fn sl_byname;
-	sss_end_fn sl_end;
-};
+#define SSS_MAX_ANSWER	(64U << 20)	/* bytes of one call's records */
 
 struct am_map {
 	const struct am_host *m_host;
 	char *m_name;
-	const char *m_path;		/* of the library, for log lines */
+	const char *m_path;		/* of the library, loaded by the child */
 	int m_timeout_ms;
 	bool m_hung;			/* a call went unanswered: skip SSSD */
-	struct sss_lib m_lib;
 };
 
-/* One answer of the child: an entry (0) or the end of the answers. */
-struct sss_rec {
-	int32_t r_status;		/* 0 entry, 1 end, <0 -errno of the library */
-	uint32_t r_klen;
-	uint32_t r_vlen;
+/* The parent's end of one call: its pipe, deadline and remaining bytes. */
+struct sss_chan {
+	int c_fd;
+	long long c_deadline;		/* am_now_ms() when the whole answer is due */
+	size_t c_left;			/* bytes the answer may still take */
 };
-
-/* What the child does with the library, after _sss_setautomntent. */
-typedef int (*sss_job_fn)(struct am_map *map, int fd, void *ctx, const char *key);
 
 #define sss_log(map, prio, ...) \
 	((map)->m_host->ah_log((map)->m_host->ah_ctx, (prio), "sss: " __VA_ARGS__))
@@ -100,42 +83,6 @@ static int sss_timeout_ms(struct am_map *map)
 		n = SSS_DEF_TIMEOUT;
 	}
 	return (int)n * 1000;
-}
-
-static void *sss_sym(void *dh, const char *name, bool *missing)
-{
-	void *f = dlsym(dh, name);
-
-	*missing |= !f;
-	return f;
-}
-
-/* Returns: 0, or -EAGAIN when the library is absent or not SSSD's. */
-static int sss_lib_open(struct am_map *map)
-{
-	struct sss_lib *l = &map->m_lib;
-	bool missing = false;
-	void *dh;
-
-	dh = dlopen(map->m_path, RTLD_NOW | RTLD_LOCAL);
-	if (!dh) {
-		sss_log(map, LOG_ERR, "map %s: cannot load SSSD's client library: %s",
-			map->m_name, dlerror());
-		return -EAGAIN;
-	}
-	l->sl_proto = (sss_proto_fn)dlsym(dh, "_sss_auto_protocol_version");
-	l->sl_set = (sss_set_fn)sss_sym(dh, "_sss_setautomntent", &missing);
-	l->sl_get = (sss_get_fn)sss_sym(dh, "_sss_getautomntent_r", &missing);
-	l->sl_byname = (sss_byname_fn)sss_sym(dh, "_sss_getautomntbyname_r", &missing);
-	l->sl_end = (sss_end_fn)sss_sym(dh, "_sss_endautomntent", &missing);
-	if (missing) {
-		sss_log(map, LOG_ERR, "map %s: %s lacks the autofs calls of SSSD",
-			map->m_name, map->m_path);
-		dlclose(dh);
-		return -EAGAIN;
-	}
-	/* the library stays loaded: it keeps its socket and lock in globals */
-	return 0;
 }
 
 /* Returns: the module convention for an error of the library, logging why. */
@@ -173,110 +120,34 @@ static int sss_error(struct am_map *map, int err, const char *what)
 	}
 }
 
-/* ---- the child: library calls, answers written to the pipe ----------- */
+/* ---- the parent: the child's records, read within one deadline ------- */
 
-static int sss_put(int fd, int32_t status, const char *key, const char *val)
+/*
+ * The deadline and the byte bound are the call's, not the read's: a child
+ * whose SSSD drips its answer a record at a time ends with them.
+ * Returns: 0, -ETIMEDOUT past the deadline, -EFBIG past the byte bound,
+ * -EIO at the end of the pipe.
+ */
+static int sss_read(struct sss_chan *ch, void *buf, size_t len)
 {
-	struct sss_rec r = {
-		.r_status = status,
-		.r_klen = key ? (uint32_t)strlen(key) : 0,
-		.r_vlen = val ? (uint32_t)strlen(val) : 0,
-	};
-
-	if (am_write_full(fd, &r, sizeof(r)) ||
-	    am_write_full(fd, key ? key : "", r.r_klen) ||
-	    am_write_full(fd, val ? val : "", r.r_vlen))
-		return -EIO;
-	return 0;
-}
-
-/* Returns: true when KEY and VAL fit the limits, logging the one that does not. */
-static bool sss_fits(struct am_map *map, const char *key, const char *val)
-{
-	size_t kl = strlen(key), vl = strlen(val);
-
-	if (kl <= SSS_MAX_KEY && vl <= SSS_MAX_VALUE)
-		return true;
-	sss_log(map, LOG_ERR,
-		"map %s: refused an entry with a key of %zu bytes (at most %u) or a value of %zu (at most %u)",
-		map->m_name, kl, SSS_MAX_KEY, vl, SSS_MAX_VALUE);
-	return false;
-}
-
-/* A lookup; the wildcard may be stored as "*" or "/" (rfc2307 maps). */
-static int sss_job_lookup(struct am_map *map, int fd, void *ctx, const char *key)
-{
-	char *val = NULL;
-	int err;
-
-	err = map->m_lib.sl_byname(key, &val, ctx);
-	if (err == ENOENT && !strcmp(key, "*"))
-		err = map->m_lib.sl_byname("/", &val, ctx);
-	if (err || !val)
-		return sss_put(fd, -(err ? err : ENOENT), NULL, NULL);
-	if (!sss_fits(map, key, val))
-		err = sss_put(fd, -EFBIG, NULL, NULL);
-	else
-		err = sss_put(fd, 0, key, val);
-	free(val);
-	return err ? err : sss_put(fd, 1, NULL, NULL);
-}
-
-static int sss_job_list(struct am_map *map, int fd, void *ctx, const char *key)
-{
-	char *k, *v;
-	int err;
-
-	(void)key;
-	for (;;) {
-		k = v = NULL;
-		err = map->m_lib.sl_get(&k, &v, ctx);
-		if (err == ENOENT || (!err && !k))
-			return sss_put(fd, 1, NULL, NULL);
-		if (err)
-			return sss_put(fd, -err, NULL, NULL);
-		if (sss_fits(map, k, v ? v : ""))
-			err = sss_put(fd, 0, strcmp(k, "/") ? k : "*", v ? v : "");
-		free(k);
-		free(v);
-		if (err)
-			return err;
-	}
-}
-
-static void sss_child(struct am_map *map, int fd, sss_job_fn job, const char *key)
-{
-	void *ctx = NULL;
-	int err;
-
-	err = map->m_lib.sl_set(map->m_name, &ctx);
-	if (err)
-		_exit(sss_put(fd, -err, NULL, NULL) ? 1 : 0);
-	err = job ? job(map, fd, ctx, key) : sss_put(fd, 1, NULL, NULL);
-	map->m_lib.sl_end(&ctx);
-	_exit(err ? 1 : 0);
-}
-
-/* ---- the parent: answers read within the deadline -------------------- */
-
-/* Returns: 0, -ETIMEDOUT when nothing came for the timeout, -EIO at EOF. */
-static int sss_read(struct am_map *map, int fd, void *buf, size_t len)
-{
-	long long deadline = am_now_ms() + map->m_timeout_ms, left;
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct pollfd pfd = { .fd = ch->c_fd, .events = POLLIN };
+	long long left;
 	char *p = buf;
 	ssize_t n;
 
+	if (len > ch->c_left)
+		return -EFBIG;
+	ch->c_left -= len;
 	while (len) {
-		left = deadline - am_now_ms();
+		left = ch->c_deadline - am_now_ms();
 		if (left <= 0)
 			return -ETIMEDOUT;
-		n = poll(&pfd, 1, (int)left);
+		n = poll(&pfd, 1, left > INT_MAX ? INT_MAX : (int)left);
 		if (n < 0 && errno != EINTR)
 			return -errno;
 		if (n <= 0)
 			continue;
-		n = read(fd, p, len);
+		n = read(ch->c_fd, p, len);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n <= 0)
@@ -288,7 +159,7 @@ static int sss_read(struct am_map *map, int fd, void *buf, size_t len)
 }
 
 /* Returns: a malloc'd string of LEN bytes read from the child, or NULL. */
-static char *sss_read_str(struct am_map *map, int fd, uint32_t len, int *err)
+static char *sss_read_str(struct sss_chan *ch, uint32_t len, int *err)
 {
 	char *s = malloc((size_t)len + 1);
 
@@ -296,7 +167,7 @@ static char *sss_read_str(struct am_map *map, int fd, uint32_t len, int *err)
 		*err = -ENOMEM;
 		return NULL;
 	}
-	*err = sss_read(map, fd, s, len);
+	*err = sss_read(ch, s, len);
 	if (*err) {
 		free(s);
 		return NULL;
@@ -305,27 +176,63 @@ static char *sss_read_str(struct am_map *map, int fd, uint32_t len, int *err)
 	return s;
 }
 
+/* Returns: -EAGAIN, after logging why the child could not load the library. */
+static int sss_read_nolib(struct am_map *map, struct sss_chan *ch, const struct sss_rec *r)
+{
+	char *why;
+	int err;
+
+	if (r->r_vlen > SSS_MAX_WHY)
+		return -EIO;		/* the child checked: it is not ours */
+	why = sss_read_str(ch, r->r_vlen, &err);
+	if (!why)
+		return err;
+	/* dlerror() names the file */
+	sss_log(map, LOG_ERR, "map %s: cannot load SSSD's client library: %s",
+		map->m_name, why);
+	free(why);
+	return -EAGAIN;
+}
+
+static void sss_log_refused(struct am_map *map, const struct sss_rec *r)
+{
+	sss_log(map, LOG_ERR,
+		"map %s: refused an entry with a key of %s%u bytes (at most %u) and a value of %s%u (at most %u)",
+		map->m_name, r->r_klen > SSS_MAX_KEY ? "more than " : "",
+		r->r_klen > SSS_MAX_KEY ? SSS_MAX_KEY : r->r_klen, SSS_MAX_KEY,
+		r->r_vlen > SSS_MAX_VALUE ? "more than " : "",
+		r->r_vlen > SSS_MAX_VALUE ? SSS_MAX_VALUE : r->r_vlen, SSS_MAX_VALUE);
+}
+
 /*
- * One answer: an entry is passed to FN.  Returns: 0 for an entry, 1 at the
- * end, the library's error as the module convention, -ETIMEDOUT, -EIO.
+ * One record: an entry is passed to FN.  Returns: 0 for an entry (or one
+ * refused), 1 at the end, the library's error as the module convention,
+ * -ETIMEDOUT, -EFBIG, -EIO.
  */
-static int sss_read_one(struct am_map *map, int fd, const char *what,
+static int sss_read_one(struct am_map *map, struct sss_chan *ch, const char *what,
 			am_key_fn fn, void *arg, int *stop)
 {
 	struct sss_rec r;
 	char *k, *v = NULL;
 	int err;
 
-	err = sss_read(map, fd, &r, sizeof(r));
+	err = sss_read(ch, &r, sizeof(r));
 	if (err)
 		return err;
+	if (r.r_status == SSS_REC_NOLIB)
+		return sss_read_nolib(map, ch, &r);
+	if (r.r_status == SSS_REC_REFUSED) {
+		sss_log_refused(map, &r);
+		return 0;
+	}
 	if (r.r_status)
-		return r.r_status > 0 ? 1 : sss_error(map, -r.r_status, what);
+		return r.r_status == SSS_REC_END ? 1 :
+			r.r_status < 0 ? sss_error(map, -r.r_status, what) : -EIO;
 	if (r.r_klen > SSS_MAX_KEY || r.r_vlen > SSS_MAX_VALUE)
 		return -EIO;		/* the child checked: it is not ours */
-	k = sss_read_str(map, fd, r.r_klen, &err);
+	k = sss_read_str(ch, r.r_klen, &err);
 	if (k)
-		v = sss_read_str(map, fd, r.r_vlen, &err);
+		v = sss_read_str(ch, r.r_vlen, &err);
 	if (v && !*stop)
 		*stop = fn(k, v, arg);
 	free(k);
@@ -334,18 +241,24 @@ static int sss_read_one(struct am_map *map, int fd, const char *what,
 }
 
 /* Returns: FN's non-zero stop value, 0, or the error of the first answer. */
-static int sss_collect(struct am_map *map, int fd, const char *what,
+static int sss_collect(struct am_map *map, struct sss_chan *ch, const char *what,
 		       am_key_fn fn, void *arg)
 {
 	int err, stop = 0;
 
 	do
-		err = sss_read_one(map, fd, what, fn, arg, &stop);
+		err = sss_read_one(map, ch, what, fn, arg, &stop);
 	while (!err);
 	if (err == -ETIMEDOUT) {
-		sss_log(map, LOG_ERR, "map %s: %s: SSSD did not answer within %d s, not asked again",
+		sss_log(map, LOG_ERR,
+			"map %s: %s: SSSD did not answer within %d s ([sss] timeout), not asked again",
 			map->m_name, what, map->m_timeout_ms / 1000);
 		map->m_hung = true;
+		return -EAGAIN;
+	}
+	if (err == -EFBIG) {
+		sss_log(map, LOG_ERR, "map %s: %s: SSSD's answer is longer than %u MiB, refused",
+			map->m_name, what, SSS_MAX_ANSWER >> 20);
 		return -EAGAIN;
 	}
 	if (err == -EIO)
@@ -358,9 +271,14 @@ static int sss_collect(struct am_map *map, int fd, const char *what,
  * Runs JOB for KEY in a child, FN for each entry it finds; WHAT names the
  * call in log lines.  Returns: as sss_collect.
  */
-static int sss_run(struct am_map *map, const char *what, sss_job_fn job,
+static int sss_run(struct am_map *map, const char *what, enum sss_job job,
 		   const char *key, am_key_fn fn, void *arg)
 {
+	struct sss_call call = {
+		.sc_job = job, .sc_library = map->m_path,
+		.sc_map = map->m_name, .sc_key = key, .sc_agent = getpid(),
+	};
+	struct sss_chan ch = { .c_left = SSS_MAX_ANSWER };
 	int p[2], err, status;
 	pid_t pid;
 
@@ -368,6 +286,7 @@ static int sss_run(struct am_map *map, const char *what, sss_job_fn job,
 		return -EAGAIN;
 	if (pipe2(p, O_CLOEXEC))
 		return -errno;
+	ch.c_deadline = am_now_ms() + map->m_timeout_ms;
 	pid = fork();
 	if (pid < 0) {
 		err = -errno;
@@ -375,12 +294,11 @@ static int sss_run(struct am_map *map, const char *what, sss_job_fn job,
 		close(p[1]);
 		return err;
 	}
-	if (!pid) {
-		close(p[0]);
-		sss_child(map, p[1], job, key);
-	}
+	if (!pid)
+		sss_child_main(&call, p[1]);
 	close(p[1]);
-	err = sss_collect(map, p[0], what, fn, arg);
+	ch.c_fd = p[0];
+	err = sss_collect(map, &ch, what, fn, arg);
 	close(p[0]);
 	kill(pid, SIGKILL);	/* done or hung: it has nothing more to say */
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -431,14 +349,10 @@ static int sss_map_open(struct am_map **mapp, const struct am_map_args *args)
 	}
 	map->m_timeout_ms = sss_timeout_ms(map);
 	ret = sss_socket_check(map);
-	if (!ret)
-		ret = sss_lib_open(map);
 	if (ret)
 		goto fail;
-	if (map->m_lib.sl_proto)
-		map->m_lib.sl_proto(SSS_PROTO);
 	/* a missing map (-ENOENT) and a down SSSD are told apart here */
-	ret = sss_run(map, "open", NULL, NULL, NULL, NULL);
+	ret = sss_run(map, "open", SSS_JOB_OPEN, NULL, NULL, NULL);
 	if (ret)
 		goto fail;
 	*mapp = map;
@@ -462,7 +376,7 @@ static int sss_map_lookup(struct am_map *map, const char *key, char **entry)
 
 	if (strlen(key) >= SSS_MAX_KEY)
 		return -ENOENT;
-	ret = sss_run(map, "lookup", sss_job_lookup, key, sss_keep, &val);
+	ret = sss_run(map, "lookup", SSS_JOB_LOOKUP, key, sss_keep, &val);
 	if (ret == 1 && val) {
 		*entry = val;
 		return 0;
@@ -473,7 +387,7 @@ static int sss_map_lookup(struct am_map *map, const char *key, char **entry)
 
 static int sss_map_enumerate(struct am_map *map, am_key_fn fn, void *arg)
 {
-	return sss_run(map, "list", sss_job_list, NULL, fn, arg);
+	return sss_run(map, "list", SSS_JOB_LIST, NULL, fn, arg);
 }
 
 AM_MAP_MODULE(sss) = {

@@ -32,8 +32,10 @@ MAPS_INTEGRATION_TESTS = \
 	test/integration/ldap_lookup.sh \
 	test/integration/ldap_auth.sh \
 	test/integration/ldap_failover.sh \
+	test/integration/ldap_limits.sh \
 	test/integration/nis_lookup.sh \
 	test/integration/sss_lookup.sh \
+	test/integration/sss_child.sh \
 	test/integration/hosts_hostile.sh
 
 TESTS += test/integration/ldap-text-fuzz $(MAPS_INTEGRATION_TESTS)

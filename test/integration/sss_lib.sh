@@ -10,7 +10,11 @@
 # keeps /run private too.  sssd_stop ends it (also a stopped one).
 
 need /usr/sbin/sssd
-SSS_LIBRARY=/usr/lib/x86_64-linux-gnu/sssd/modules/libsss_autofs.so
+# the library map_sss.so loads by default: configure's, in the multiarch
+# directory of the build
+SSS_LIBRARY=$(sed -n 's/^SSS_AUTOFS_LIB = //p' "$builddir/Makefile" 2>/dev/null)
+[ -n "$SSS_LIBRARY" ] || SSS_LIBRARY=/usr/lib/$(gcc -print-multiarch 2>/dev/null ||
+	echo x86_64-linux-gnu)/sssd/modules/libsss_autofs.so
 [ -e "$SSS_LIBRARY" ] ||
 	t_skip "$SSS_LIBRARY not found (sssd-common, see the PACKAGES list of ./quickstart)"
 
