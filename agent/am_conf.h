@@ -16,6 +16,14 @@ struct am_conf_kv {
 	char *ck_value;
 };
 
+/*
+ * Where a master map or direct map read from outside the host's map files
+ * may place triggers, by default: the homes and shares automounters serve,
+ * none of the system's own directories.
+ */
+#define AM_FOREIGN_MOUNT_POINTS "/home /net /misc /mnt /media /srv /data /proj " \
+	"/projects /nfs /scratch /shares /work /users /u /groups /import /export"
+
 struct am_conf {
 	/* [general] */
 	char *cf_sources[AM_MAX_SOURCES];	/* "files", "nis", "ldap" */
@@ -29,6 +37,7 @@ struct am_conf {
 	int cf_log_level;
 	bool cf_log_stderr;
 	char *cf_map_dir;		/* where relative map names live: /etc */
+	char *cf_foreign_mount_points;	/* NULL: AM_FOREIGN_MOUNT_POINTS */
 	char *cf_module_dir;		/* NULL: AUTOFS_AGENT_MODULE_DIR or MODULEDIR */
 	unsigned int cf_mount_timeout;	/* s, bound on one mount attempt */
 	unsigned int cf_program_timeout; /* s, bound on one program map run */

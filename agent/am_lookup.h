@@ -67,6 +67,29 @@ int am_trust_check_locations(const struct am_resolved *rs, char *why, size_t len
 /* A nested map from outside the host is only named.  Returns: an am_exit code. */
 int am_trust_check_submaps(const struct am_request *rq, const struct am_resolved *rs);
 /*
+ * The trust of a key an enumeration is giving now: the least trusted source
+ * it is being read through (the include stack).  *VIA is that source.
+ */
+enum am_trust am_trust_enumerated(const struct am_ctx *ctx, const char **via);
+/*
+ * Where a source outside the host's map files may have a trigger mounted (a
+ * master line's mount point, a direct map's key): at or below one of
+ * [general] foreign_mount_points.  A spoofed NIS or LDAP master map would
+ * otherwise cover /root/.ssh or /etc with mounts of its choosing.
+ * Returns: 0, -EPERM with the reason in WHY.
+ */
+int am_trust_mount_point(const struct am_ctx *ctx, const char *path, char *why, size_t len);
+struct am_master_entry;
+/*
+ * A master line read through a source outside the host's map files (a
+ * spoofed NIS answer, an LDAP server without TLS) names a map the sources
+ * look up, not a file, a program or a server, and has its trigger only
+ * where am_trust_mount_point() allows; a direct map's keys are checked
+ * one by one.  Returns: 0, -EPERM with the reason in WHY.
+ */
+int am_trust_master_line(const struct am_ctx *ctx, const struct am_master_entry *me,
+			 char *why, size_t len);
+/*
  * The environment of a program map, as autofs-tools gives it.
  * Returns: a NULL-terminated "NAME=value" array for am_mapenv_free(), or NULL.
  */

@@ -49,6 +49,7 @@ struct am_master_entry {
 	char *me_map;		/* map spec */
 	char *me_options;	/* the rest of the line, as written */
 	char *me_origin;	/* where it came from, for messages */
+	char *me_foreign;	/* the source outside the map files it came through */
 };
 
 struct am_master {
@@ -64,5 +65,12 @@ struct am_master {
 int am_master_add(struct am_master *m, const char *key, const char *entry,
 		  const char *origin, char *err, size_t errlen);
 void am_master_free(struct am_master *m);
+/*
+ * The options a trigger of ME carries: the line's, and for a line read
+ * through a source outside the map files (me_foreign) AM_MOPT_FOREIGN,
+ * which makes every lookup through it foreign (trust.c).
+ * Returns: them (malloc'd), or NULL.
+ */
+char *am_master_options(const struct am_master_entry *me);
 
 #endif /* AM_MASTER_H */

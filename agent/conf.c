@@ -64,6 +64,7 @@ void am_conf_free(struct am_conf *conf)
 	conf_sources_free(conf);
 	free(conf->cf_master);
 	free(conf->cf_map_dir);
+	free(conf->cf_foreign_mount_points);
 	free(conf->cf_module_dir);
 	for (i = 0; i < conf->cf_nkv; i++) {
 		free(conf->cf_kv[i].ck_section);
@@ -188,6 +189,23 @@ static int conf_path(const struct conf_line *at, const char *key,
 	return conf_string(field, val);
 }
 
+/* foreign_mount_points: absolute directories, blank-separated; empty is none. */
+static int conf_dirs(struct am_conf *conf, const struct conf_line *at, const char *val)
+{
+	const char *p;
+	size_t n;
+
+	for (p = val + strspn(val, " \t"); *p; p += n + strspn(p + n, " \t")) {
+		n = strcspn(p, " \t");
+		if (p[0] != '/') {
+			conf_error(at, "foreign_mount_points: '%.*s' is not an absolute path",
+				   (int)n, p);
+			return -EINVAL;
+		}
+	}
+	return conf_string(&conf->cf_foreign_mount_points, val);
+}
+
 /* One key of [general].  Returns: 0, -EINVAL, -ENOMEM. */
 static int conf_general(struct am_conf *conf, const struct conf_line *at,
 			const char *key, const char *val)
@@ -197,6 +215,8 @@ static int conf_general(struct am_conf *conf, const struct conf_line *at,
 
 	if (!strcmp(key, "sources"))
 		return conf_sources(conf, at, val);
+	if (!strcmp(key, "foreign_mount_points"))
+		return conf_dirs(conf, at, val);
 	if (!strcmp(key, "master")) {
 		if (!*val) {
 			conf_error(at, "master: empty map name");

@@ -323,7 +323,7 @@ static int test_mount_point(struct am_ctx *ctx, const char *map, struct am_maste
 		if (strcmp(m.m_entries[i].me_path, map))
 			continue;
 		me->me_map = strdup(m.m_entries[i].me_map);
-		me->me_options = strdup(m.m_entries[i].me_options);
+		me->me_options = am_master_options(&m.m_entries[i]);
 		ret = me->me_map && me->me_options ? 0 : -ENOMEM;
 	}
 	am_master_free(&m);

@@ -347,6 +347,7 @@ void am_master_free(struct am_master *m)
 		free(m->m_entries[i].me_map);
 		free(m->m_entries[i].me_options);
 		free(m->m_entries[i].me_origin);
+		free(m->m_entries[i].me_foreign);
 	}
 	free(m->m_entries);
 	memset(m, 0, sizeof(*m));
@@ -411,6 +412,7 @@ int am_master_add(struct am_master *m, const char *key, const char *entry,
 	e->me_map = am_strndup(entry, n);
 	e->me_options = strdup(rest);
 	e->me_origin = strdup(origin);
+	e->me_foreign = NULL;
 	m->m_n++;
 	if (!e->me_map || !e->me_options || !e->me_origin)
 		return -ENOMEM;
@@ -434,4 +436,16 @@ bad_ret:
 	free(e->me_options);
 	free(e->me_origin);
 	return ret;
+}
+
+char *am_master_options(const struct am_master_entry *me)
+{
+	char *opt;
+
+	if (!me->me_foreign)
+		return strdup(me->me_options);
+	if (asprintf(&opt, "%s%s" AM_MOPT_FOREIGN, me->me_options,
+		     *me->me_options ? " " : "") < 0)
+		return NULL;
+	return opt;
 }

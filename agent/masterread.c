@@ -17,6 +17,22 @@ struct master_read {
 	int mr_err;
 };
 
+/*
+ * A line read through a source outside the host's map files is not the
+ * administrator's: trigger.c places and marks it as such (trust.c).
+ * Returns: 0, -ENOMEM.
+ */
+static int master_mark_foreign(struct master_read *mr)
+{
+	struct am_master_entry *e = &mr->mr_master->m_entries[mr->mr_master->m_n - 1];
+	const char *via;
+
+	if (am_trust_enumerated(mr->mr_ctx, &via) == AM_TRUST_LOCAL)
+		return 0;
+	e->me_foreign = strdup(via);
+	return e->me_foreign ? 0 : -ENOMEM;
+}
+
 static int master_collect(const char *key, const char *entry, void *arg)
 {
 	struct master_read *mr = arg;
@@ -26,6 +42,8 @@ static int master_collect(const char *key, const char *entry, void *arg)
 	int err;
 
 	err = am_master_add(mr->mr_master, key, entry, where, why, sizeof(why));
+	if (!err)
+		err = master_mark_foreign(mr);
 	if (err == -EINVAL)
 		am_log(LOG_ERR, "master map %s: %s, entry skipped", where, why);
 	if (err == 1)
@@ -177,11 +195,17 @@ static int dump_one(struct am_ctx *ctx, const struct am_master_entry *me)
 			       .dm_hosts = dump_is_hosts(me->me_map) };
 	struct am_mopts mo;
 	struct am_chain ch;
-	char why[256];
+	char why[512];
 	size_t i;
 	int err;
 
 	am_out("%s %s %s\n", me->me_path, me->me_map, *me->me_options ? me->me_options : "-");
+	if (me->me_foreign)
+		am_out("  trust foreign (a master line from %s)\n", me->me_foreign);
+	if (am_trust_master_line(ctx, me, why, sizeof(why))) {
+		am_out("  refused: %s (autofs start skips it)\n", why);
+		return AM_EXIT_MALFORMED;
+	}
 	err = am_mopts_parse(me->me_options, &mo, why, sizeof(why));
 	if (err) {
 		am_out("  bad options: %s: %s\n", me->me_origin, why);

@@ -64,10 +64,27 @@ static int start_trigger(const struct am_mounts *ms, const char *path,
 }
 
 struct start_direct {
+	struct am_ctx *sd_ctx;
 	const struct am_mounts *sd_ms;
 	struct am_trigger sd_tg;
+	const char *sd_foreign;		/* the master line's foreign source, or NULL */
 	unsigned int sd_ok, sd_failed, sd_already;
 };
+
+/* A direct key a source outside the map files gave: only where it may go. */
+static bool start_direct_refused(struct start_direct *sd, const char *key)
+{
+	const char *via = sd->sd_foreign;
+	char why[512];
+
+	if (!via && am_trust_enumerated(sd->sd_ctx, &via) == AM_TRUST_LOCAL)
+		return false;
+	if (!am_trust_mount_point(sd->sd_ctx, key, why, sizeof(why)))
+		return false;
+	am_log(LOG_ERR, "direct map %s: key '%.100s' from %s, outside the map files: %s, "
+	       "skipped", sd->sd_tg.tg_map, key, via, why);
+	return true;
+}
 
 static int start_direct_key(const char *key, const char *entry, void *arg)
 {
@@ -78,6 +95,10 @@ static int start_direct_key(const char *key, const char *entry, void *arg)
 	if (am_key_invalid(key, true)) {
 		am_log(LOG_ERR, "direct map %s: key '%.100s' is not a clean absolute path, skipped",
 		       sd->sd_tg.tg_map, key);
+		sd->sd_failed++;
+		return 0;
+	}
+	if (start_direct_refused(sd, key)) {
 		sd->sd_failed++;
 		return 0;
 	}
@@ -92,17 +113,31 @@ static int start_direct_key(const char *key, const char *entry, void *arg)
 	return 0;
 }
 
-/* Returns: 0, or 1 when some trigger of ME failed. */
-static int start_entry(struct am_ctx *ctx, const struct am_mounts *ms,
-		       const struct am_master_entry *me)
+/* A master line read through a source outside the map files, refused (trust.c). */
+static bool start_foreign_refused(struct am_ctx *ctx, const struct am_master_entry *me)
 {
-	struct start_direct sd = { .sd_ms = ms };
+	char why[512];
+
+	if (!am_trust_master_line(ctx, me, why, sizeof(why)))
+		return false;
+	am_log(LOG_ERR, "start %s: a master line from %s, outside the map files: %s, skipped",
+	       me->me_path, me->me_foreign, why);
+	return true;
+}
+
+/*
+ * The trigger of a master line, or those of its direct map, with the
+ * options OPT.  Returns: 0, or 1 when some trigger failed.
+ */
+static int start_triggers(struct am_ctx *ctx, const struct am_master_entry *me,
+			  const char *opt, struct start_direct *sd)
+{
 	struct am_mopts mo;
 	struct am_chain ch;
 	char why[256];
 	int err;
 
-	err = am_mopts_parse(me->me_options, &mo, why, sizeof(why));
+	err = am_mopts_parse(opt, &mo, why, sizeof(why));
 	if (err) {
 		am_log(LOG_ERR, "start %s: options: %s", me->me_path, why);
 		return 1;
@@ -110,35 +145,53 @@ static int start_entry(struct am_ctx *ctx, const struct am_mounts *ms,
 	if (mo.mo_unknown[0])
 		am_log(LOG_WARNING, "%s: unknown option '%s' ignored", me->me_origin,
 		       mo.mo_unknown);
-	sd.sd_tg = (struct am_trigger) {
+	sd->sd_tg = (struct am_trigger) {
 		.tg_map = me->me_map,
 		.tg_browse = mo.mo_browse >= 0 ? mo.mo_browse : ctx->ac_conf.cf_browse,
-		.tg_opt = me->me_options,
+		.tg_opt = opt,
 		.tg_negative_timeout = mo.mo_negative_timeout >= 0 ?
 			(unsigned int)mo.mo_negative_timeout : ctx->ac_conf.cf_negative_timeout,
 		.tg_cache_ttl = ctx->ac_conf.cf_cache_ttl,
 	};
 	if (strcmp(me->me_path, "/-")) {
-		err = start_trigger(ms, me->me_path, &sd.sd_tg);
+		err = start_trigger(sd->sd_ms, me->me_path, &sd->sd_tg);
 		if (err >= 0)
 			am_out("%s %s: %s (%s)\n", err ? "running" : "started", me->me_path,
-			       me->me_map, sd.sd_tg.tg_browse ? "browse" : "nobrowse");
+			       me->me_map, sd->sd_tg.tg_browse ? "browse" : "nobrowse");
 		am_mopts_free(&mo);
 		return err < 0;
 	}
 	/* autofsng wants both for a direct trigger: the key, and "/" in it */
-	sd.sd_tg.tg_direct = true;
-	sd.sd_tg.tg_browse = false;
-	sd.sd_tg.tg_offset = "/";
+	sd->sd_tg.tg_direct = true;
+	sd->sd_tg.tg_browse = false;
+	sd->sd_tg.tg_offset = "/";
 	err = am_chain_init(ctx, me->me_map, mo.mo_argc, (const char *const *)mo.mo_argv, &ch);
 	if (!err) {
-		err = am_chain_enumerate(&ch, start_direct_key, &sd);
+		err = am_chain_enumerate(&ch, start_direct_key, sd);
 		am_chain_free(&ch);
 	}
 	am_out("direct map %s: %u started, %u running, %u failed\n", me->me_map,
-	       sd.sd_ok, sd.sd_already, sd.sd_failed);
+	       sd->sd_ok, sd->sd_already, sd->sd_failed);
 	am_mopts_free(&mo);
-	return err || sd.sd_failed;
+	return err || sd->sd_failed;
+}
+
+/* Returns: 0, or 1 when some trigger of ME failed. */
+static int start_entry(struct am_ctx *ctx, const struct am_mounts *ms,
+		       const struct am_master_entry *me)
+{
+	struct start_direct sd = { .sd_ctx = ctx, .sd_ms = ms, .sd_foreign = me->me_foreign };
+	char *opt;
+	int err;
+
+	if (me->me_foreign && start_foreign_refused(ctx, me))
+		return 1;
+	opt = am_master_options(me);
+	if (!opt)
+		return 1;
+	err = start_triggers(ctx, me, opt, &sd);
+	free(opt);
+	return err;
 }
 
 int am_cmd_start(struct am_ctx *ctx, const char *master)

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "am_lookup.h"
+#include "am_master.h"
 #include "am_util.h"
 
 static enum am_trust trust_of(const char *desc)
@@ -43,7 +44,7 @@ void am_trust_decide(struct am_resolved *rs)
 	else if (via == AM_TRUST_FOREIGN)
 		snprintf(w, n, "foreign (via +%.120s)", rs->rs_via);
 	else if (rs->rs_mo.mo_foreign)
-		snprintf(w, n, "foreign (a map named by a foreign entry)");
+		snprintf(w, n, "foreign (a map named by a foreign entry or master line)");
 	else
 		snprintf(w, n, "local (map files only)");
 }
@@ -218,6 +219,8 @@ static const char *trust_submap_refused(const char *spec)
 	static const char name_chars[] = "abcdefghijklmnopqrstuvwxyz"
 		"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
 
+	if (!strcmp(spec, "-hosts"))	/* its entries are a server's answers */
+		return NULL;
 	if (am_startswith(spec, "ldap:"))
 		return strpbrk(spec + 5, "/:") ? "an LDAP map that names a server" : NULL;
 	if (am_startswith(spec, "nis:") || am_startswith(spec, "yp:") ||
@@ -248,4 +251,67 @@ int am_trust_check_submaps(const struct am_request *rq, const struct am_resolved
 		return AM_EXIT_MALFORMED;
 	}
 	return AM_EXIT_OK;
+}
+
+enum am_trust am_trust_enumerated(const struct am_ctx *ctx, const char **via)
+{
+	enum am_trust t = AM_TRUST_LOCAL, s;
+	size_t i;
+
+	*via = NULL;
+	for (i = 0; i < ctx->ac_nincl; i++) {
+		s = trust_of(ctx->ac_incl[i]);
+		if (s > t) {
+			t = s;
+			*via = ctx->ac_incl[i];
+		}
+	}
+	return t;
+}
+
+/* Whether PATH is at or below one of the blank-separated directories LIST. */
+static bool trust_path_below(const char *path, const char *list)
+{
+	const char *p, *e;
+	size_t n;
+
+	for (p = list; *p; p = e) {
+		p += strspn(p, " \t");
+		e = p + strcspn(p, " \t");
+		n = (size_t)(e - p);
+		while (n > 1 && p[n - 1] == '/')
+			n--;
+		if (n && !strncmp(path, p, n) &&
+		    (path[n] == '/' || !path[n] || (n == 1 && p[0] == '/')))
+			return true;
+	}
+	return false;
+}
+
+int am_trust_mount_point(const struct am_ctx *ctx, const char *path, char *why, size_t len)
+{
+	const char *list = ctx->ac_conf.cf_foreign_mount_points;
+
+	if (!list)
+		list = AM_FOREIGN_MOUNT_POINTS;
+	if (trust_path_below(path, list))
+		return 0;
+	snprintf(why, len, "%.200s is not below [general] foreign_mount_points (%.200s)",
+		 path, *list ? list : "none");
+	return -EPERM;
+}
+
+int am_trust_master_line(const struct am_ctx *ctx, const struct am_master_entry *me,
+			 char *why, size_t len)
+{
+	const char *bad;
+
+	if (!me->me_foreign)
+		return 0;
+	bad = trust_submap_refused(me->me_map);
+	if (bad) {
+		snprintf(why, len, "map '%.100s' is %s", me->me_map, bad);
+		return -EPERM;
+	}
+	return strcmp(me->me_path, "/-") ? am_trust_mount_point(ctx, me->me_path, why, len) : 0;
 }

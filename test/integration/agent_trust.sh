@@ -69,7 +69,7 @@ expect trust-included-line-foreign 0 "trust foreign (via +program:" \
 	$AUTOFS test "$T/auto.mixed" suid
 # the nested map a foreign entry named is foreign too, whatever serves it
 printf 'k\t-suid,fstype=tmpfs :tmpfs\n' > "$T/auto.sub"
-expect nested-inherits-foreign 0 "trust foreign (a map named by a foreign entry)" \
+expect nested-inherits-foreign 0 "trust foreign (a map named by a foreign entry or master line)" \
 	$AUTOFS test "$T/auto.sub" k --autofsng-foreign
 expect nested-inherits-clamp 0 "options nodev,nosuid" \
 	$AUTOFS test "$T/auto.sub" k --autofsng-foreign

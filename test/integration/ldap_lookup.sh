@@ -110,6 +110,6 @@ agent dump
 t_eq "autofs dump: the master map comes from LDAP" "0" "$RC"
 t_grep "... with /home from LDAP by name" "auto.home" "$TMP/out"
 t_grep "... and its entries" "server:/export/home/alice" "$TMP/out"
-t_grep "... and /big by DN, 10,000 keys" "key09999" "$TMP/out"
+t_grep "... and /data/big by DN, 10,000 keys" "key09999" "$TMP/out"
 
 t_done

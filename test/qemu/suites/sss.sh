@@ -31,6 +31,8 @@ sss_ldap_data() {
 	done
 	bis_entry "automountMapName=auto.master,$BIS" /home /home "auto.home -browse"
 	bis_entry "automountMapName=auto.master,$BIS" /mnt/proj /mnt/proj "auto.proj"
+	# hostile: a master line putting a trigger over a system directory
+	bis_entry "automountMapName=auto.master,$BIS" /etc/cron.d /etc/cron.d "auto.home"
 	m="automountMapName=auto.home,$BIS"
 	bis_entry "$m" alice alice "-fstype=nfs,vers=4.2 127.0.0.1:/export/homes/alice"
 	bis_entry "$m" '*' '*' "$HOME_ENTRY"
@@ -69,7 +71,13 @@ mkdir -p /mnt/ldaphome /mnt/proj
 unset AUTOFS_AGENT_CONF AUTOFS_AGENT_MODULE_DIR AUTOFS_AGENT_NSSWITCH
 
 autofs stop > /dev/null 2>&1	# triggers an earlier suite of this boot left
-t_ok start autofs start
+autofs start > /tmp/sss-start.txt 2>&1
+# the hostile line is skipped, the others start
+t_eq start 7 "$?"
+t_ok start-refuses-foreign-mount-point grep -q \
+	"start /etc/cron.d: a master line from sss:auto.master, outside the map files: /etc/cron.d is not below" \
+	/tmp/sss-start.txt
+t_eq start-nothing-on-etc "" "$(awk '$5 == "/etc/cron.d" { print $9 }' /proc/self/mountinfo)"
 at_exit "autofs stop"
 t_eq master-from-sss autofsng "$(mnt_fstype /home)"
 t_eq home-explicit-key "home of alice" "$(cat /home/alice/hello 2>&1)"

@@ -1,0 +1,51 @@
+#!/bin/bash
+# A master map read from LDAP is not the administrator's (trust.c): its
+# lines name maps the sources look up, never a file, a program or a
+# server, put triggers only below [general] foreign_mount_points, and every
+# lookup through them is foreign, even of a local map file.  A spoofed or
+# plaintext directory would otherwise cover /etc/cron.d or /root/.ssh, or
+# lift nosuid from a map file's entries.
+. "$(dirname "$0")/maps_lib.sh"
+. "$(dirname "$0")/ldap_lib.sh"
+
+master_data() {
+	local bis="ou=bis,$SUFFIX" m
+	ldap_data
+	m="automountMapName=auto.master2,$bis"
+	printf 'dn: %s\nobjectClass: automountMap\nautomountMapName: auto.master2\n\n' "$m"
+	bis_entry "$m" /home /home "auto.home"
+	bis_entry "$m" /etc/cron.d /etc/cron.d "auto.home"
+	bis_entry "$m" /mnt/file /mnt/file "$TMP/maps/auto.local"
+	bis_entry "$m" /mnt/prog /mnt/prog "program:/usr/bin/env"
+	bis_entry "$m" /mnt/srv /mnt/srv "ldap://attacker.example/automountMapName=x,$bis"
+	bis_entry "$m" /mnt/local /mnt/local "auto.local -suid,dev -DSZ=1m"
+}
+
+LDAP_TLS=no LDAP_DATA=master_data slapd_start
+MASTER="ldap:automountMapName=auto.master2,ou=bis,$SUFFIX"
+LDAP_SOURCES="files ldap" ldap_agent_conf
+printf 'k\t-fstype=tmpfs,suid\t:tmpfs\nv\t-fstype=tmpfs,size=${SZ}\t:tmpfs\n' > "$TMP/maps/auto.local"
+
+agent dump "$MASTER"
+t_eq "autofs dump of an LDAP master map: the refused lines fail it" "5" "$RC"
+dumped() { sed -n "\\|^$1 |,/^\\//p" "$TMP/out"; }
+t_grep "... /home: foreign, and served" "trust foreign (a master line from ldap:" <(dumped /home)
+if dumped /home | grep -q refused; then t_fail "... /home not refused" "$(dumped /home)"; else t_ok "... /home not refused"; fi
+t_grep "... /etc/cron.d: not below foreign_mount_points" \
+	"refused: /etc/cron.d is not below \[general\] foreign_mount_points (/home /net" <(dumped /etc/cron.d)
+t_grep "... a map file named by path: refused" "refused: map '$TMP/maps/auto.local' is not a plain map name" <(dumped /mnt/file)
+t_grep "... a program map: refused" "refused: map 'program:/usr/bin/env' is not a plain map name" <(dumped /mnt/prog)
+t_grep "... an LDAP map on another server: refused" "refused: map 'ldap://attacker.example/.*' is an LDAP map that names a server" <(dumped /mnt/srv)
+
+# a local map file's entry through the LDAP line: foreign, its suid gives
+# way, the line's suid,dev and -D are not the administrator's
+echo "master = $MASTER" > "$TMP/master.conf"
+sed -i "/^\[general\]/r $TMP/master.conf" "$TMP/agent.conf"
+agent test /mnt/local k
+t_eq "autofs test through the LDAP line" "0" "$RC"
+t_grep "... trust foreign" "^trust foreign (a map named by a foreign entry or master line)" "$TMP/out"
+t_grep "... mounted nosuid,nodev" "options .*nosuid,nodev" "$TMP/out"
+agent test /mnt/local v
+t_grep "... a -D of the LDAP line defines nothing" "options .*size=\(,\|$\)" "$TMP/out"
+
+t_done
