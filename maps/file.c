@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "am_maptext.h"
@@ -307,6 +308,39 @@ static int file_index_write(struct am_map *map, int dirfd, const char *name)
 	return err;
 }
 
+/*
+ * An index names a map by device, inode, size and both timestamps.  Two
+ * writes within one tick of the timestamp clock (a few ms; 2 s on FAT)
+ * leave the same timestamps, and a rewrite of the same size in place keeps
+ * the rest: an index made between them would be taken for the second text.
+ * So an index is only made of a map whose last change (ctime, which no one
+ * can set back) is [file] index_settle seconds old, as git treats a
+ * "racily clean" file; a younger map is scanned meanwhile.
+ */
+#define FILE_SETTLE_S 3
+
+static bool file_settled(const struct am_map *map)
+{
+	const struct am_host *h = map->fm_host;
+	const char *v = h->ah_conf_get(h->ah_ctx, "file", "index_settle");
+	long settle = FILE_SETTLE_S;
+	struct timespec now;
+	char *end;
+
+	if (v && *v) {
+		settle = strtol(v, &end, 10);
+		if (*end || settle < 0 || settle > 86400)
+			settle = FILE_SETTLE_S;
+	}
+	if (clock_gettime(CLOCK_REALTIME, &now))
+		return false;
+	if (now.tv_sec - map->fm_st.st_ctim.tv_sec >= settle)
+		return true;
+	h->ah_log(h->ah_ctx, LOG_DEBUG, "map %s: changed less than %ld s ago, not indexed yet",
+		  map->fm_path, settle);
+	return false;
+}
+
 /* Index the map just read, once per process, when it may be. */
 static void file_index_build(struct am_map *map)
 {
@@ -316,7 +350,7 @@ static void file_index_build(struct am_map *map)
 	char name[32];
 	int dirfd, err;
 
-	if (map->fm_ixbuilt || !map->fm_stable || !dir)
+	if (map->fm_ixbuilt || !map->fm_stable || !dir || !file_settled(map))
 		return;
 	map->fm_ixbuilt = true;
 	dirfd = file_index_dir_open(map, dir, true);

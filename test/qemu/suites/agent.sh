@@ -56,12 +56,16 @@ echo hello-bind > $D/bindsrc/hello
 echo multi-root > $D/multi/root
 echo hello-direct > $D/direct/hello
 echo hello-ns > $D/nssrc/hello
+# index_settle = 0: the index tests rewrite maps and look them up at once
+# (the default waits until a map's last change is 3 s old; file_index.sh)
 cat > /etc/autofs-agent.conf <<'CONF'
 [general]
 timeout = 600
 negative_timeout = 120
 browse = no
 program_timeout = 2
+[file]
+index_settle = 0
 CONF
 cat > /etc/auto.master <<'MASTER'
 /mnt/auto	file:/etc/auto.data	--timeout=3 -browse
