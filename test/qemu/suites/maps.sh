@@ -23,7 +23,14 @@ guest_ldap_data() {
 }
 LDAP_TLS=no LDAP_DATA=guest_ldap_data slapd_start
 
-nis_home_source() { printf '%s %s\n' '*' "$HOME_ENTRY"; }
+# hostile entries a NIS server (unauthenticated UDP) may give, read below
+# through a map file's include line
+nis_home_source() {
+	printf '%s %s\n' suid '-fstype=tmpfs,suid,dev :tmpfs' \
+		pwn '-fstype=autofs program:/tmp/nis-evil' \
+		nest '-fstype=autofs,suid,dev auto.nislocal' \
+		'*' "$HOME_ENTRY"
+}
 # the guest's root is read-only: ypserv's maps live on a tmpfs
 mount -t tmpfs nis-maps /var/yp
 at_exit "umount -l /var/yp"
@@ -43,8 +50,16 @@ CONF
 cat > /etc/auto.master <<MASTER
 /home ldap:automountMapName=auto.home,ou=bis,$SUFFIX
 /mnt/nishome nis:auto.home
+/mnt/nisinc /etc/auto.nisinc
 MASTER
-mkdir -p /mnt/nishome
+mkdir -p /mnt/nishome /mnt/nisinc
+# the standard layout: a map file that includes the directory's map
+printf '+nis:auto.home\n' > /etc/auto.nisinc
+printf 'k\t-fstype=tmpfs,suid,dev\t:tmpfs\n' > /etc/auto.nislocal
+printf '#!/bin/sh\ntouch /tmp/nis-evil-ran\n' > /tmp/nis-evil
+chmod 755 /tmp/nis-evil
+rm -f /tmp/nis-evil-ran
+at_exit "rm -f /etc/auto.nisinc /etc/auto.nislocal /tmp/nis-evil /tmp/nis-evil-ran"
 unset AUTOFS_AGENT_CONF AUTOFS_AGENT_MODULE_DIR
 
 autofs stop > /dev/null 2>&1	# triggers an earlier suite of this boot left
@@ -60,3 +75,19 @@ if ls /home/nobody >/dev/null 2>&1; then
 else
 	t_pass ldap-home-without-export
 fi
+
+# --- a NIS answer through an include is foreign (issue 33, items 1, 2, 4) ----
+opts() { awk -v p="$1" '$5 == p { print $6 }' /proc/self/mountinfo; }
+ls /mnt/nisinc/suid >/dev/null 2>&1
+case ",$(opts /mnt/nisinc/suid)," in
+*,nosuid,*,nodev,*|*,nodev,*,nosuid,*) t_pass nis-include-nosuid-nodev ;;
+*) t_fail nis-include-nosuid-nodev "options '$(opts /mnt/nisinc/suid)'" ;;
+esac
+ls /mnt/nisinc/pwn/x >/dev/null 2>&1
+t_ok nis-include-program-not-run test ! -e /tmp/nis-evil-ran
+t_eq nis-include-program-no-trigger "" "$(opts /mnt/nisinc/pwn)"
+ls /mnt/nisinc/nest/k >/dev/null 2>&1
+case ",$(opts /mnt/nisinc/nest/k)," in
+*,nosuid,*,nodev,*|*,nodev,*,nosuid,*) t_pass nis-include-nested-foreign ;;
+*) t_fail nis-include-nested-foreign "options '$(opts /mnt/nisinc/nest/k)' of a map file's entry named by a NIS entry" ;;
+esac
