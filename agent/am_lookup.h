@@ -47,6 +47,13 @@ struct am_resolved {
  * Returns: an enum am_exit code (AM_EXIT_OK when RS is filled).
  */
 int am_resolve(struct am_ctx *ctx, const struct am_request *rq, struct am_resolved *rs);
+/*
+ * The second half of am_resolve(), from what a source answered: RS holds
+ * rs_text, rs_source, rs_via and the master options rs_mo; the entry's
+ * trust is decided, the text expanded with RV's variables and parsed under
+ * it.  Returns: an enum am_exit code.
+ */
+int am_resolve_text(const struct am_request *rq, struct am_rqvars *rv, struct am_resolved *rs);
 void am_resolved_free(struct am_resolved *rs);
 /*
  * The one decision of an entry's trust: the least trusted of its source,

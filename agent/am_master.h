@@ -72,5 +72,12 @@ void am_master_free(struct am_master *m);
  * Returns: them (malloc'd), or NULL.
  */
 char *am_master_options(const struct am_master_entry *me);
+/*
+ * The master map options of the nested map an fstype=autofs entry with
+ * options OPTS names; FOREIGN: only browse and timeout pass, and the map
+ * inherits the entry's trust.  *BROWSE is set when they say.
+ * Returns: malloc'd, or NULL.
+ */
+char *am_submap_options(const char *opts, bool foreign, bool *browse);
 
 #endif /* AM_MASTER_H */

@@ -37,13 +37,6 @@ struct am_build {
  * Returns: a mount fd, or -errno (logged).
  */
 int am_mount_build(struct am_ctx *ctx, const struct am_mnt *m, const struct am_build *ab);
-/*
- * The master map options of the nested map an fstype=autofs entry with
- * options OPTS names; FOREIGN: only browse and timeout pass, and the map
- * inherits the entry's trust.  *BROWSE is set when they say.
- * Returns: malloc'd, or NULL.
- */
-char *am_submap_options(const char *opts, bool foreign, bool *browse);
 /* A small read-only tmpfs holding the directories DIRS (relative). */
 int am_mount_holder(const char *const *dirs, size_t ndirs);
 /* Returns: a detached autofsng mount fd, or -errno (logged). */

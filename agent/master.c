@@ -449,3 +449,46 @@ char *am_master_options(const struct am_master_entry *me)
 		return NULL;
 	return opt;
 }
+
+/* The value of timeout= from P to E: from a FOREIGN entry, digits only. */
+static bool submap_timeout(const char *p, const char *e, bool foreign)
+{
+	return !foreign || (e > p && strspn(p, "0123456789") == (size_t)(e - p));
+}
+
+/*
+ * The options of an fstype=autofs entry, as autofs-tools reads them:
+ * browse, nobrowse, timeout=N and master map options such as --timeout=N
+ * belong to the submount, the rest are mount options for its map's
+ * entries.  A FOREIGN entry (trust.c) gives only browse, nobrowse and the
+ * timeout: its mount options would become the nested map's master options,
+ * whose suid or dev lift the clamp and whose -D reach a program map's
+ * environment; instead the nested map inherits its trust, marked
+ * --autofsng-foreign.  Returns: master map options, or NULL.
+ */
+char *am_submap_options(const char *opts, bool foreign, bool *browse)
+{
+	struct am_buf own = { 0 }, mnt = { 0 };
+	const char *p, *e;
+
+	for (p = opts; *p; p = *e ? e + 1 : e) {
+		e = p + strcspn(p, ",");
+		if ((size_t)(e - p) == 6 && !strncmp(p, "browse", 6))
+			*browse = true;
+		else if ((size_t)(e - p) == 8 && !strncmp(p, "nobrowse", 8))
+			*browse = false;
+		else if (am_startswith(p, "timeout=") && submap_timeout(p + 8, e, foreign))
+			am_buf_printf(&own, "--%.*s ", (int)(e - p), p);
+		else if (foreign)
+			continue;
+		else if (p[0] == '-')
+			am_buf_printf(&own, "%.*s ", (int)(e - p), p);
+		else if (e > p)
+			am_buf_printf(&mnt, "%s%.*s", mnt.ab_len ? "," : "-", (int)(e - p), p);
+	}
+	if (foreign)
+		am_buf_puts(&own, AM_MOPT_FOREIGN " ");
+	am_buf_puts(&own, mnt.ab_s ? mnt.ab_s : "");
+	am_buf_free(&mnt);
+	return am_buf_steal(&own);
+}

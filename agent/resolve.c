@@ -153,12 +153,19 @@ int am_resolve(struct am_ctx *ctx, const struct am_request *rq, struct am_resolv
 	ctx->ac_rqvars = NULL;
 	am_stage_enter(AM_STAGE_PARSE);
 	if (!ret)
-		am_trust_decide(rs);
-	if (!ret)
-		ret = resolve_parse(rq, &rv, rs);
+		ret = am_resolve_text(rq, &rv, rs);
+	am_rqvars_free(&rv);
+	return ret;
+}
+
+int am_resolve_text(const struct am_request *rq, struct am_rqvars *rv, struct am_resolved *rs)
+{
+	int ret;
+
+	am_trust_decide(rs);
+	ret = resolve_parse(rq, rv, rs);
 	if (!ret)
 		ret = am_trust_check_submaps(rq, rs);
-	am_rqvars_free(&rv);
 	return ret;
 }
 

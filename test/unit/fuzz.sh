@@ -1,7 +1,9 @@
 #!/bin/sh
 # Fuzz the sun entry parser, the master map reader, the map lookup (against
-# a full read of the map), the config parser, the -hosts entry builder and
-# the file map index (built, damaged, read back against a scan)
+# a full read of the map), the config parser, the -hosts entry builder,
+# the file map index (built, damaged, read back against a scan) and the
+# trust of an entry from outside the map files (through an include or a
+# nested map, against the rule of autofs-maps(5), TRUST)
 # with clang's libFuzzer under ASan/UBSan, FUZZ_SECONDS each (default 20).
 # Skipped (77) without clang.  Seeds: the golden files.
 srcdir=${srcdir:-.}
@@ -14,14 +16,22 @@ core="conf.c expand.c hostname.c log.c maptext.c master.c sun_parse.c sun_quote.
 srcs=
 for f in $core; do srcs="$srcs $srcdir/agent/$f"; done
 fail=0
-for t in 1:sun 2:master 3:conf 4:lookup 5:hosts 6:index; do
+# the trust target runs the agent's own path from a source's answer on
+trust_srcs=
+for f in resolve.c trust.c rqvars.c source.c module.c stage.c mapenv.c; do
+	trust_srcs="$trust_srcs $srcdir/agent/$f"
+done
+for t in 1:sun 2:master 3:conf 4:lookup 5:hosts 6:index 7:trust; do
 	n=${t%%:*}
 	name=${t#*:}
 	bin=$out/fuzz_$name
+	extra=
+	[ "$name" = trust ] && extra="$trust_srcs -ldl"
 	if ! "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-D_GNU_SOURCE -DFUZZ_TARGET=$n -DSYSCONFDIR='"/etc"' -I"$srcdir/agent" -I"$srcdir/kernel/include/uapi" \
+		-D_GNU_SOURCE -DFUZZ_TARGET=$n -DSYSCONFDIR='"/etc"' -DMODULEDIR='"/nonexistent"' \
+		-I"$srcdir/agent" -I"$srcdir/kernel/include/uapi" \
 		-I"$srcdir/maps" -o "$bin" "$srcdir/test/unit/fuzz_targets.c" $srcs \
-		"$srcdir/maps/hosts_entry.c" "$srcdir/maps/file_index.c" 2>"$bin.build.log"; then
+		"$srcdir/maps/hosts_entry.c" "$srcdir/maps/file_index.c" $extra 2>"$bin.build.log"; then
 		echo "FAIL $name: build (see $bin.build.log)"
 		fail=1
 		continue
@@ -40,6 +50,15 @@ for t in 1:sun 2:master 3:conf 4:lookup 5:hosts 6:index; do
 	index) for f in "$srcdir"/test/unit/golden/*.map; do
 		{ printf '\0\0\0\0\0\0'; cat "$f"; } > "$corpus/seed_$(basename "$f")"
 		{ printf '\0\0\0\0\0\1\x70\0\0\0\x55'; cat "$f"; } > "$corpus/seed_patched_$(basename "$f")"
+		done ;;
+	trust) # flags (1: NIS answered, 2: through +ldap:), key, master options, entry
+		printf '\001alice\n\n-fstype=tmpfs,suid,dev :tmpfs\n' > "$corpus/seed_nis_suid"
+		printf '\002k\n-suid\n-fstype=autofs,suid,dev,timeout=5 auto.x\n' > "$corpus/seed_include_nested"
+		printf '\000k\n--autofsng-foreign -DX=1\n-fstype=ext4 :/dev/sdb1\n' > "$corpus/seed_marker_device"
+		printf '\001u1000\n\n-fstype=tmpfs,uid=& /a :tmpfs /b -fstype=nfs h:/x/&\n' > "$corpus/seed_multi_key"
+		for f in "$srcdir"/test/unit/golden/*.map; do
+			sed -n 's/^\([^#][^ \t]*\)[ \t]\+\(.*\)/\1\n\n\2/p' "$f" | head -40 |
+				split -l 3 --filter='{ printf "\\001"; cat; } > $FILE' - "$corpus/seed_$(basename "$f")_"
 		done ;;
 	hosts) printf 'fs1\0/pub\0\\/\0/a b\0/q"x\0/\0/pub\0/x/../y\0/a:b&$c' > "$corpus/seed_attack"
 		printf '[fd00::2]\0/export/home\0/srv/x,y(1)' > "$corpus/seed_v6" ;;

@@ -391,6 +391,121 @@ out:
 		close(mapfd);
 	return 0;
 }
+#elif FUZZ_TARGET == 7
+#include "am_lookup.h"
+#include "am_util.h"
+
+/*
+ * The rule of autofs-maps(5), TRUST, restated apart from trust.c: a
+ * location without a host that an entry from outside the map files may
+ * give is a pseudo filesystem's name.
+ */
+static bool plain_word(const char *s)
+{
+	return *s && !s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			       "0123456789._-")];
+}
+
+/* A nested map name a foreign entry may give: looked up, not a path or a server. */
+static bool submap_name(const char *s)
+{
+	const char *colon = strchr(s, ':');
+
+	if (strchr(s, '/') && strcmp(s, "-hosts"))
+		return false;
+	return !colon || am_startswith(s, "ldap:") || am_startswith(s, "nis:") ||
+	       am_startswith(s, "yp:") || am_startswith(s, "sss:");
+}
+
+/*
+ * The nested map a foreign entry names (one location without a host; any
+ * other form mounts nothing) and the master options it gets: no mount
+ * option, no -D.
+ */
+static void check_submap(const struct am_mnt *m)
+{
+	char err[256], *opt;
+	struct am_mopts mo;
+	bool browse = false;
+
+	if (m->mn_nlocs == 1 && !m->mn_locs[0].al_host && !submap_name(m->mn_locs[0].al_path))
+		abort();
+	opt = am_submap_options(m->mn_options, true, &browse);
+	if (!opt)
+		return;
+	if (am_mopts_parse(opt, &mo, err, sizeof(err)) || !mo.mo_foreign ||
+	    mo.mo_defines.av_n || (mo.mo_mntopts && *mo.mo_mntopts))
+		abort();
+	am_mopts_free(&mo);
+	free(opt);
+}
+
+/* Every mount of an accepted foreign entry, as the rule says. */
+static void check_foreign(const struct am_resolved *rs)
+{
+	bool lift = !rs->rs_mo.mo_foreign && rs->rs_mo.mo_mntopts &&
+		    am_opts_has(rs->rs_mo.mo_mntopts, "suid");
+	const struct am_mnt *m;
+	size_t i, k;
+
+	for (i = 0; i < rs->rs_entry.en_nmnts; i++) {
+		m = &rs->rs_entry.en_mnts[i];
+		if (!strcmp(m->mn_fstype, "autofs")) {
+			check_submap(m);
+			continue;
+		}
+		if (!strcmp(m->mn_fstype, "bind") || !strcmp(m->mn_fstype, "rbind") ||
+		    !strcmp(m->mn_fstype, "autofsng") || !strcmp(m->mn_fstype, "trapfs") ||
+		    (!lift && !am_opts_has(m->mn_options, "nosuid")))
+			abort();
+		for (k = 0; k < m->mn_nlocs; k++)
+			if (!m->mn_locs[k].al_host && !plain_word(m->mn_locs[k].al_path))
+				abort();
+	}
+}
+
+/*
+ * Input: a flags byte (bit 0: the answer is NIS's, else a map file's; bit
+ * 1: a map file found it through +ldap:auto.inc), then the key, the master
+ * options (MAPOPTIONS, where --autofsng-foreign marks a nested map a
+ * foreign entry named) and the entry, one a line.  Whatever passed
+ * through a source outside the map files must come out foreign and, if
+ * accepted, hold to the rule.
+ */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = size ? fuzz_text(data + 1, size - 1) : NULL, *opts, *entry, err[256];
+	struct am_request rq = { .rq_map = "auto.fuzz", .rq_offset = "/" };
+	struct am_resolved rs = { 0 };
+	struct am_rqvars rv;
+	bool outside;
+
+	if (!text || !(opts = strchr(text, '\n')) || !(entry = strchr(opts + 1, '\n')))
+		goto out;
+	*opts++ = '\0';
+	*entry++ = '\0';
+	rq.rq_key = text;
+	rq.rq_options = opts;
+	if (am_key_invalid(rq.rq_key, rq.rq_key[0] == '/') ||
+	    am_mopts_parse(opts, &rs.rs_mo, err, sizeof(err)))
+		goto out;
+	rs.rs_text = strdup(entry);
+	rs.rs_source = strdup(data[0] & 1 ? "nis:auto.fuzz" : "file:/etc/auto.fuzz");
+	rs.rs_via = data[0] & 2 ? strdup("ldap:auto.inc") : NULL;
+	outside = (data[0] & 3) || rs.rs_mo.mo_foreign;
+	if (!rs.rs_text || !rs.rs_source || am_rqvars_init(&rv, 0, 0, &rs.rs_mo.mo_defines))
+		goto out_rs;
+	if (!am_resolve_text(&rq, &rv, &rs) && outside)
+		check_foreign(&rs);
+	if (outside && rs.rs_trust == AM_TRUST_LOCAL)
+		abort();
+	am_rqvars_free(&rv);
+out_rs:
+	am_resolved_free(&rs);
+out:
+	free(text);
+	return 0;
+}
 #else
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
