@@ -33,6 +33,7 @@ struct am_mopts {
 	int mo_strictexpire;		/* -1: not given, 0, 1 */
 	unsigned long mo_propagation;	/* of bind mounts: MS_SLAVE... ; 0 not given */
 	bool mo_foreign;		/* AM_MOPT_FOREIGN: named by a foreign entry */
+	bool mo_trusted_program;	/* --trusted-program: its output is local */
 	char *mo_mntopts;		/* comma-separated, "" when none */
 	struct am_vars mo_defines;	/* -DNAME=value */
 	char **mo_argv;			/* NULL-terminated map arguments */

@@ -234,6 +234,10 @@ static int mopts_option(struct am_mopts *mo, const char *tok, const char *next,
 		mo->mo_browse = 0;
 		return 1;
 	}
+	if (!strcmp(tok, "--trusted-program")) {
+		mo->mo_trusted_program = true;
+		return 1;
+	}
 	if (!strcmp(tok, "--strictexpire")) {
 		mo->mo_strictexpire = 1;
 		return 1;

@@ -27,12 +27,25 @@ static enum am_trust trust_of(const char *desc)
 	return am_startswith(desc, "hosts:") ? AM_TRUST_REMOTE : AM_TRUST_FOREIGN;
 }
 
+/*
+ * A program map its master map line trusts (--trusted-program): its output
+ * is taken as a map file's.  Not when those options are a nested map's
+ * that a foreign entry named, or a master line read from a directory.
+ */
+static bool trust_program_lifted(const struct am_resolved *rs)
+{
+	return rs->rs_mo.mo_trusted_program && !rs->rs_mo.mo_foreign &&
+	       rs->rs_source && am_startswith(rs->rs_source, "program:");
+}
+
 void am_trust_decide(struct am_resolved *rs)
 {
 	enum am_trust src = trust_of(rs->rs_source), via = trust_of(rs->rs_via);
 	char *w = rs->rs_trust_why;
 	size_t n = sizeof(rs->rs_trust_why);
 
+	if (trust_program_lifted(rs))
+		src = AM_TRUST_LOCAL;
 	rs->rs_trust = src > via ? src : via;
 	if (rs->rs_mo.mo_foreign && rs->rs_trust == AM_TRUST_LOCAL)
 		rs->rs_trust = AM_TRUST_FOREIGN;
@@ -45,6 +58,9 @@ void am_trust_decide(struct am_resolved *rs)
 		snprintf(w, n, "foreign (via +%.120s)", rs->rs_via);
 	else if (rs->rs_mo.mo_foreign)
 		snprintf(w, n, "foreign (a map named by a foreign entry or master line)");
+	else if (trust_program_lifted(rs))
+		snprintf(w, n, "local (%.100s, trusted: --trusted-program)",
+			 rs->rs_source);
 	else
 		snprintf(w, n, "local (map files only)");
 }
@@ -246,8 +262,11 @@ int am_trust_check_submaps(const struct am_request *rq, const struct am_resolved
 		why = trust_submap_refused(m->mn_locs[0].al_path);
 		if (!why)
 			continue;
-		am_log(LOG_ERR, "map %s (%s): key %s: refused nested map '%.100s': %s",
-		       rq->rq_map, rs->rs_source, rq->rq_key, m->mn_locs[0].al_path, why);
+		am_log(LOG_ERR, "map %s (%s): key %s: refused nested map '%.100s': %s%s",
+		       rq->rq_map, rs->rs_source, rq->rq_key, m->mn_locs[0].al_path, why,
+		       am_startswith(rs->rs_source, "program:") ?
+		       " (a program map the administrator wrote may be trusted as a map file: "
+		       "--trusted-program on its master map line, see autofs-maps(5))" : "");
 		return AM_EXIT_MALFORMED;
 	}
 	return AM_EXIT_OK;

@@ -138,4 +138,24 @@ if [ "$(id -u)" = 0 ]; then
 else
 	echo "SKIP prog-ownership (not root)"
 fi
+
+# A program map that writes a map per server and names it (issue 35, 8):
+# refused as program output, with the opt-in named; trusted as a map file
+# with --trusted-program on its master line, but never through options a
+# foreign entry or a directory's master line gave.
+cat > "$T/auto.gen" <<P
+#!/bin/sh
+printf 'd\t-fstype=tmpfs,suid :tmpfs\n' > "$T/gen.\$1"
+echo "-fstype=autofs file:$T/gen.\$1"
+P
+chmod 0755 "$T/auto.gen"
+expect gen-refused-names-opt-in 5 "--trusted-program on its master map line" \
+	$AUTOFS test "$T/auto.gen" srv1
+expect gen-trusted 0 "trust local (program:$T/auto.gen, trusted: --trusted-program)" \
+	$AUTOFS test "$T/auto.gen" srv1 --trusted-program
+expect gen-trusted-nested 0 "from file:$T/gen.srv1" $AUTOFS test "$T/auto.gen" srv1 --trusted-program
+expect gen-trusted-not-from-foreign 5 "refused nested map" \
+	$AUTOFS test "$T/auto.gen" srv1 "--trusted-program --autofsng-foreign"
+expect gen-trusted-program-only 0 "options nosuid,nodev" \
+	$AUTOFS test "$T/auto.inc" suid --trusted-program
 finish
