@@ -17,6 +17,8 @@ struct am_mapspec {
 
 /* Returns: 0, -EINVAL (unknown type or format), -ENOMEM. */
 int am_mapspec_parse(const char *spec, struct am_mapspec *ms);
+/* Why am_mapspec_parse() refused SPEC (-EINVAL), in words for a log line. */
+const char *am_mapspec_refused(const char *spec);
 void am_mapspec_free(struct am_mapspec *ms);
 
 /* What follows the map name: agent options, mount options, map arguments. */

@@ -78,6 +78,16 @@ done:
 	return 0;
 }
 
+const char *am_mapspec_refused(const char *spec)
+{
+	const char *colon = strchr(spec, ':'), *amd = strstr(spec, ",amd:");
+
+	if (amd && amd < colon + 1 && amd + 4 == colon)
+		return "an amd-format map, which autofsng does not read "
+		       "(autofs-maps(5), AMD MAPS)";
+	return "unknown map type or format";
+}
+
 void am_mapspec_free(struct am_mapspec *ms)
 {
 	free(ms->ms_type);
@@ -426,7 +436,8 @@ int am_master_add(struct am_master *m, const char *key, const char *entry,
 	}
 	ret = am_mapspec_parse(e->me_map, &ms);
 	if (ret == -EINVAL)
-		snprintf(err, errlen, "%s: bad map '%.180s' (unknown type or format)", key, e->me_map);
+		snprintf(err, errlen, "%s: map '%.180s': %s", key, e->me_map,
+			 am_mapspec_refused(e->me_map));
 	if (ret)
 		goto bad_ret;
 	am_mapspec_free(&ms);

@@ -241,7 +241,7 @@ int am_chain_init(struct am_ctx *ctx, const char *spec, int argc,
 	ch->ch_argv = argv;
 	err = am_mapspec_parse(spec, &ms);
 	if (err == -EINVAL)
-		am_log(LOG_ERR, "map '%.100s': unknown map type or format", spec);
+		am_log(LOG_ERR, "map '%.100s': %s", spec, am_mapspec_refused(spec));
 	if (err)
 		return err;
 	if (ms.ms_type && !strcmp(ms.ms_type, "file"))

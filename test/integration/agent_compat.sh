@@ -58,6 +58,10 @@ expect dump-wildcard-host 0 "location host=key weight=0 path=/export" $AUTOFS du
 long=$T/a-map-name-long-enough-to-pass-sixty-characters-of-path.amd.map
 printf '/amd\tfile,amd:%s\n' "$long" > "$T/auto.master.amd"
 expect error-names-whole-map 0 "file,amd:$long'" $AUTOFS dump auto.master.amd
+# an amd map is not read, and the line says so and where to read why
+printf '/defaults type:=nfs;opts:=rw\nfoo rhost:=fs1;rfs:=/export/foo\n' > "$long"
+expect amd-map-says-not-read 0 "an amd-format map, which autofsng does not read (autofs-maps(5), AMD MAPS), entry skipped" \
+	$AUTOFS dump auto.master.amd
 
 # administrators name the mount point, not the map
 expect test-mount-point 0 "expire after 60 s" $AUTOFS test /proj alice
