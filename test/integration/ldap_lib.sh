@@ -10,7 +10,7 @@
 #
 # Data (see ldap_data):
 #   ou=bis,SUFFIX   rfc2307bis: automountMap auto.master (/home by name,
-#                   /data/big by DN), auto.home, auto.big (10,000
+#                   /big by DN), auto.home, auto.big (10,000
 #                   keys), auto.secure (readable only after a bind) and
 #                   auto.tls (readable only over TLS)
 #   ou=nis,SUFFIX   rfc2307: nisMap auto.home
@@ -66,7 +66,7 @@ ldap_data() {
 		printf 'dn: automountMapName=%s,%s\nobjectClass: automountMap\nautomountMapName: %s\n\n' "$m" "$bis" "$m"
 	done
 	bis_entry "automountMapName=auto.master,$bis" '/home' /home "auto.home --timeout=60"
-	bis_entry "automountMapName=auto.master,$bis" '/data/big' /data/big "ldap:automountMapName=auto.big,$bis"
+	bis_entry "automountMapName=auto.master,$bis" '/big' /big "ldap:automountMapName=auto.big,$bis"
 	m="automountMapName=auto.home,$bis"
 	bis_entry "$m" alice alice "-rw server:/export/home/alice"
 	bis_entry "$m" bob bob "-rw,nosuid server:/export/home/bob"

@@ -106,10 +106,12 @@ agent test auto.home bob
 t_eq "autofs test auto.home: found by name under search_base" "0 entry -rw,nosuid server:/export/home/bob" "$RC $(grep '^entry' "$TMP/out")"
 agent test auto.home 'a*)(uid=*'
 t_eq "autofs test: the injection key gets only the wildcard" "0 from server:/export/home/a*)(uid=*" "$RC $(grep -o 'from .*' "$TMP/out")"
+# a master line from LDAP puts its trigger only below foreign_mount_points
+sed -i '/^\[general\]/a foreign_mount_points = /home /big' "$TMP/agent.conf"
 agent dump
 t_eq "autofs dump: the master map comes from LDAP" "0" "$RC"
 t_grep "... with /home from LDAP by name" "auto.home" "$TMP/out"
 t_grep "... and its entries" "server:/export/home/alice" "$TMP/out"
-t_grep "... and /data/big by DN, 10,000 keys" "key09999" "$TMP/out"
+t_grep "... and /big by DN, 10,000 keys" "key09999" "$TMP/out"
 
 t_done
