@@ -2,10 +2,10 @@
 /*
  * A local path resolved as the administrator wrote it.  The bind module and
  * NFS from this host clone the directory a map names, as root.  A symbolic
- * link on the way that root does not own was written by someone else (in a
- * user's home, a project directory, /tmp) and would turn the clone to any
- * directory of the host: such a link ends the walk.  Root's own links are
- * followed, as many as the kernel follows in one walk.  One component at a
+ * link on the way that root did not write (in a user's home, a project
+ * directory, /tmp) would turn the clone to any directory of the host: such
+ * a link ends the walk.  Root's own links, in directories only root may
+ * change, are followed, as many as the kernel follows in one walk.  One component at a
  * time through openat2(RESOLVE_NO_SYMLINKS), so every link is seen before
  * it is followed; the walk is from the agent's own root.
  */
@@ -77,28 +77,62 @@ static int safepath_splice(struct safepath *sp, const char *target, const char *
 	return 0;
 }
 
-/* The link COMP of the current directory: followed if root owns it. */
+/*
+ * Whether root wrote the link LINK (an O_PATH fd of it) in the directory
+ * DIR: root owns both, and only root may change the directory.  A link of
+ * uid 0 in a directory a user may write can be one of root's links moved
+ * or hard-linked there (fs.protected_hardlinks=0), or one a filesystem
+ * reports as root's (NFS without root squash, FUSE).
+ */
+static const char *safepath_untrusted(int dir, int link)
+{
+	struct stat d, l;
+
+	if (fstat(link, &l) || fstat(dir, &d))
+		return "cannot be checked";
+	if (l.st_uid != 0)
+		return "belongs to a user, not root";
+	if (d.st_uid != 0 || (d.st_mode & (S_IWGRP | S_IWOTH)))
+		return "is in a directory others than root may change";
+	return NULL;
+}
+
+/*
+ * The link COMP of the current directory: followed if root wrote it.  It
+ * is checked and read through one descriptor, so that a rename between the
+ * two cannot swap another link in.
+ */
 static int safepath_link(struct safepath *sp, const char *comp, const char *after)
 {
+	struct open_how how = {
+		.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
 	char target[4096];
+	const char *why;
 	struct stat st;
 	ssize_t n;
+	int fd;
 
-	if (fstatat(sp->sp_dir, comp, &st, AT_SYMLINK_NOFOLLOW))
-		return safepath_fail(sp, -errno, "stat of", comp);
-	if (!S_ISLNK(st.st_mode))	/* the ELOOP was not a link's */
+	fd = (int)syscall(SYS_openat2, sp->sp_dir, comp, &how, sizeof(how));
+	if (fd < 0)
+		return safepath_fail(sp, -errno, "opening", comp);
+	if (fstat(fd, &st) || !S_ISLNK(st.st_mode)) {	/* the ELOOP was not a link's */
+		close(fd);
 		return safepath_fail(sp, -ELOOP, "opening", comp);
-	if (st.st_uid != 0) {
+	}
+	why = safepath_untrusted(sp->sp_dir, fd);
+	n = why ? 0 : readlinkat(fd, "", target, sizeof(target) - 1);
+	close(fd);
+	if (why) {
 		snprintf(sp->sp_err, sp->sp_errlen, "%s: the symbolic link '%s' on the way "
-			 "belongs to uid %u, not root: not followed", sp->sp_path, comp,
-			 (unsigned int)st.st_uid);
+			 "%s: not followed", sp->sp_path, comp, why);
 		return -ELOOP;
 	}
-	if (++sp->sp_links > SAFEPATH_MAX_LINKS)
-		return safepath_fail(sp, -ELOOP, "too many links at", comp);
-	n = readlinkat(sp->sp_dir, comp, target, sizeof(target) - 1);
 	if (n < 0)
 		return safepath_fail(sp, -errno, "reading the link", comp);
+	if (++sp->sp_links > SAFEPATH_MAX_LINKS)
+		return safepath_fail(sp, -ELOOP, "too many links at", comp);
 	target[n] = '\0';
 	return safepath_splice(sp, target, after);
 }

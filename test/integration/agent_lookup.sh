@@ -23,6 +23,7 @@ gone	-fstype=bind	:$T/src/nosuchdir
 rlink	-fstype=bind	:$T/src/rootlink
 ulink	-fstype=bind	:$T/src/ud/link
 umid	-fstype=bind	:$T/src/ud/link/deeper
+rlinkud	-fstype=bind	:$T/src/ud/rootlink
 M
 # a bind source through a link root made, and through one a user made in
 # a directory of theirs (pointing at a directory they could not reach)
@@ -31,6 +32,9 @@ mkdir -p "$T/src/ud" "$T/src/secret/deeper"
 echo secret > "$T/src/secret/deeper/s"
 ln -s ../secret "$T/src/ud/link"
 chown -h 1000:1000 "$T/src/ud" "$T/src/ud/link"
+# root's link in a directory the user may change: she could have moved or
+# hard-linked it there, or swapped it for hers between check and read
+ln -s ../secret "$T/src/ud/rootlink"
 
 # run_lookup KEY [VAR=VALUE...]: lookup inside a private namespace, then show
 # what the requester sees
@@ -72,13 +76,17 @@ case $out in *"fsopen"*"rc=6"*) pass lookup-mount-failed ;; *) fail lookup-mount
 out=$(run_lookup rlink)
 case $out in *"rc=0"*"file: hello"*) pass lookup-bind-root-link-followed ;; *) fail lookup-bind-root-link-followed "$out" ;; esac
 out=$(run_lookup ulink)
-case $out in *"the symbolic link 'link' on the way belongs to uid 1000, not root: not followed"*"rc=6"*)
+case $out in *"the symbolic link 'link' on the way belongs to a user, not root: not followed"*"rc=6"*)
 	case $out in *"file: "*) fail lookup-bind-user-link-refused "mounted: $out" ;; *) pass lookup-bind-user-link-refused ;; esac ;;
 *) fail lookup-bind-user-link-refused "$out" ;; esac
 out=$(run_lookup umid)
-case $out in *"belongs to uid 1000"*"rc=6"*)
+case $out in *"belongs to a user, not root"*"rc=6"*)
 	case $out in *"file: s"*) fail lookup-bind-user-link-inside-refused "mounted: $out" ;; *) pass lookup-bind-user-link-inside-refused ;; esac ;;
 *) fail lookup-bind-user-link-inside-refused "$out" ;; esac
+out=$(run_lookup rlinkud)
+case $out in *"the symbolic link 'rootlink' on the way is in a directory others than root may change: not followed"*"rc=6"*)
+	case $out in *"file: "*) fail lookup-bind-root-link-user-dir-refused "mounted: $out" ;; *) pass lookup-bind-root-link-user-dir-refused ;; esac ;;
+*) fail lookup-bind-root-link-user-dir-refused "$out" ;; esac
 out=$(run_lookup gone)
 case $out in *"rc=6"*) pass lookup-bind-missing-source ;; *) fail lookup-bind-missing-source "$out" ;; esac
 out=$(run_lookup alice MAPKEY=../x)
@@ -183,7 +191,7 @@ exec 5>"$T/keys"
 MAPNAME=auto.test WRITEFD=5 $AUTOFS list
 rc=$?
 exec 5>&-
-[ $rc = 0 ] && [ "$(cat "$T/keys" | tr '\n' ' ')" = "alice badfs gone local multi rlink ro scratch ulink umid " ] &&
+[ $rc = 0 ] && [ "$(cat "$T/keys" | tr '\n' ' ')" = "alice badfs gone local multi rlink rlinkud ro scratch ulink umid " ] &&
 	pass list-keys || fail list-keys "rc=$rc keys: $(cat "$T/keys" | tr '\n' ' ')"
 expect list-needs-writefd 2 "WRITEFD must be set" env MAPNAME=auto.test $AUTOFS list
 finish
