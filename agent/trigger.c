@@ -2,11 +2,13 @@
 /* `autofs start`, `stop` and `status`: the autofsng triggers of the master map. */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "am_lookup.h"
@@ -14,51 +16,76 @@
 #include "am_mountinfo.h"
 #include "am_util.h"
 
-static int mkdir_p(const char *path)
+/*
+ * One component of a mount point, made if missing.  FOLLOW: a symbolic
+ * link there is followed.  Returns: an O_PATH fd of it, -errno.
+ */
+static int start_dir_step(int dirfd, const char *comp, bool follow)
 {
-	char *p = strdup(path), *s;
-	int err = 0;
+	struct open_how how = {
+		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+		.resolve = follow ? 0 : RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd;
+
+	if (mkdirat(dirfd, comp, 0755) && errno != EEXIST)
+		return -errno;
+	fd = syscall(SYS_openat2, dirfd, comp, &how, sizeof(how));
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/*
+ * The mount point PATH, made where missing (mkdir -p), as an O_PATH fd.
+ * Its last component is never a link.  FOREIGN: no link on the way is
+ * followed either, so that a master line or direct key from a directory
+ * service, checked as text below foreign_mount_points, lands there and not
+ * where a user's link below that root points (trust.c).
+ * Returns: the fd, -errno.
+ */
+static int start_dir(const char *path, bool foreign)
+{
+	char *p = strdup(path), *comp, *save = NULL;
+	int dirfd, fd;
 
 	if (!p)
 		return -ENOMEM;
-	for (s = strchr(p + 1, '/'); ; s = strchr(s + 1, '/')) {
-		if (s)
-			*s = '\0';
-		if (mkdir(p, 0755) && errno != EEXIST) {
-			err = -errno;
-			break;
-		}
-		if (!s)
-			break;
-		*s = '/';
+	dirfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		dirfd = -errno;
+	for (comp = strtok_r(p, "/", &save); comp && dirfd >= 0; comp = strtok_r(NULL, "/", &save)) {
+		fd = start_dir_step(dirfd, comp, !foreign && save && *save);
+		close(dirfd);
+		dirfd = fd;
 	}
 	free(p);
-	return err;
+	return dirfd;
 }
 
 /* Mount one trigger at PATH unless one is there.  Returns: 0, 1 (already), -errno. */
 static int start_trigger(const struct am_mounts *ms, const char *path,
-			 const struct am_trigger *tg)
+			 const struct am_trigger *tg, bool foreign)
 {
 	const struct am_mi *mi = am_mounts_at(ms, path);
 	int fd, dirfd, err;
 
 	if (mi && !strcmp(mi->mi_fstype, "autofsng"))
 		return 1;
-	err = mkdir_p(path);
-	if (err) {
-		am_log(LOG_ERR, "start %s: creating the mount point: %s", path, strerror(-err));
-		return err;
+	dirfd = start_dir(path, foreign);
+	if (dirfd < 0) {
+		am_log(LOG_ERR, "start %s: the mount point: %s%s", path, strerror(-dirfd),
+		       dirfd == -ELOOP && foreign ?
+		       " (a line from outside the map files follows no symbolic link)" : "");
+		return dirfd;
 	}
 	fd = am_trigger_build(tg);
-	if (fd < 0)
+	if (fd < 0) {
+		close(dirfd);
 		return fd;
-	dirfd = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	err = dirfd < 0 ? -errno : am_mount_attach(fd, dirfd);
+	}
+	err = am_mount_attach(fd, dirfd);
 	if (err)
 		am_log(LOG_ERR, "start %s: attaching the trigger: %s", path, strerror(-err));
-	if (dirfd >= 0)
-		close(dirfd);
+	close(dirfd);
 	close(fd);
 	return err;
 }
@@ -71,24 +98,28 @@ struct start_direct {
 	unsigned int sd_ok, sd_failed, sd_already;
 };
 
-/* A direct key a source outside the map files gave: only where it may go. */
-static bool start_direct_refused(struct start_direct *sd, const char *key)
+/*
+ * The source outside the map files a direct key came through, or NULL.
+ * Returns: -EPERM when the key may not go where it says (logged), else 0.
+ */
+static int start_direct_foreign(struct start_direct *sd, const char *key, const char **via)
 {
-	const char *via = sd->sd_foreign;
 	char why[512];
 
-	if (!via && am_trust_enumerated(sd->sd_ctx, &via) == AM_TRUST_LOCAL)
-		return false;
-	if (!am_trust_mount_point(sd->sd_ctx, key, why, sizeof(why)))
-		return false;
+	*via = sd->sd_foreign;
+	if (!*via && am_trust_enumerated(sd->sd_ctx, via) == AM_TRUST_LOCAL)
+		*via = NULL;
+	if (!*via || !am_trust_mount_point(sd->sd_ctx, key, why, sizeof(why)))
+		return 0;
 	am_log(LOG_ERR, "direct map %s: key '%.100s' from %s, outside the map files: %s, "
-	       "skipped", sd->sd_tg.tg_map, key, via, why);
-	return true;
+	       "skipped", sd->sd_tg.tg_map, key, *via, why);
+	return -EPERM;
 }
 
 static int start_direct_key(const char *key, const char *entry, void *arg)
 {
 	struct start_direct *sd = arg;
+	const char *via;
 	int err;
 
 	(void)entry;
@@ -98,12 +129,12 @@ static int start_direct_key(const char *key, const char *entry, void *arg)
 		sd->sd_failed++;
 		return 0;
 	}
-	if (start_direct_refused(sd, key)) {
+	if (start_direct_foreign(sd, key, &via)) {
 		sd->sd_failed++;
 		return 0;
 	}
 	sd->sd_tg.tg_key = key;
-	err = start_trigger(sd->sd_ms, key, &sd->sd_tg);
+	err = start_trigger(sd->sd_ms, key, &sd->sd_tg, via != NULL);
 	if (err == 1)
 		sd->sd_already++;
 	else if (err)
@@ -154,7 +185,7 @@ static int start_triggers(struct am_ctx *ctx, const struct am_master_entry *me,
 		.tg_cache_ttl = ctx->ac_conf.cf_cache_ttl,
 	};
 	if (strcmp(me->me_path, "/-")) {
-		err = start_trigger(sd->sd_ms, me->me_path, &sd->sd_tg);
+		err = start_trigger(sd->sd_ms, me->me_path, &sd->sd_tg, me->me_foreign != NULL);
 		if (err >= 0)
 			am_out("%s %s: %s (%s)\n", err ? "running" : "started", me->me_path,
 			       me->me_map, sd->sd_tg.tg_browse ? "browse" : "nobrowse");

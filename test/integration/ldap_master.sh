@@ -19,6 +19,7 @@ master_data() {
 	bis_entry "$m" /mnt/prog /mnt/prog "program:/usr/bin/env"
 	bis_entry "$m" /mnt/srv /mnt/srv "ldap://attacker.example/automountMapName=x,$bis"
 	bis_entry "$m" /mnt/local /mnt/local "auto.local -suid,dev -DSZ=1m"
+	bis_entry "$m" "$TMP/allowed/u/l/cron.d" "$TMP/allowed/u/l/cron.d" "auto.home"
 }
 
 LDAP_TLS=no LDAP_DATA=master_data slapd_start
@@ -47,5 +48,22 @@ t_grep "... trust foreign" "^trust foreign (a map named by a foreign entry or ma
 t_grep "... mounted nosuid,nodev" "options .*nosuid,nodev" "$TMP/out"
 agent test /mnt/local v
 t_grep "... a -D of the LDAP line defines nothing" "options .*size=\(,\|$\)" "$TMP/out"
+
+# The mount point is checked as text below foreign_mount_points: a user's
+# link below that root must not carry it elsewhere (the review's attack:
+# ~/l -> / and a line /home/alice/l/etc/cron.d).  autofs start follows no
+# link for such a line; on this host it then stops at fsopen("autofsng"),
+# so what it made on the way is what tells.
+mkdir -p "$TMP/allowed/u" "$TMP/victim"
+ln -s "$TMP/victim" "$TMP/allowed/u/l"
+chown -h 1000:1000 "$TMP/allowed/u" "$TMP/allowed/u/l"
+sed -i "/^\[general\]/a foreign_mount_points = $TMP/allowed" "$TMP/agent.conf"
+RC=0
+unshare -m --propagation private env AUTOFS_AGENT_MODULE_DIR=$MODDIR "$AUTOFS" start \
+	>"$TMP/out" 2>"$TMP/err" || RC=$?
+t_eq "autofs start: the line through a user's link fails" "7" "$RC"
+t_grep "... and says no link is followed" \
+	"start $TMP/allowed/u/l/cron.d: the mount point: Too many levels of symbolic links (a line from outside the map files follows no symbolic link)" "$TMP/err"
+if [ -e "$TMP/victim/cron.d" ]; then t_fail "... nothing made where the link points" "$(ls -l "$TMP/victim")"; else t_ok "... nothing made where the link points"; fi
 
 t_done
