@@ -383,7 +383,7 @@ static int master_again(struct am_master_entry *e, const char *map, size_t n)
 }
 
 int am_master_add(struct am_master *m, const char *key, const char *entry,
-		  const char *origin, char *err, size_t errlen)
+		  const char *origin, const char *foreign, char *err, size_t errlen)
 {
 	struct am_master_entry *e;
 	struct am_mapspec ms;
@@ -410,6 +410,13 @@ int am_master_add(struct am_master *m, const char *key, const char *entry,
 	for (i = 0; i < m->m_n; i++)
 		if (!strcmp(m->m_entries[i].me_path, path)) {
 			free(path);
+			/* a directory's -null does not switch the file's line off */
+			if (foreign && !m->m_entries[i].me_foreign && n == 5 &&
+			    !strncmp(entry, "-null", 5)) {
+				snprintf(err, errlen, "%s: a -null read from %s may not disable "
+					 "the master map file's own line", key, foreign);
+				return -EPERM;
+			}
 			return master_again(&m->m_entries[i], entry, n);
 		}
 	rest = entry + n;
@@ -426,9 +433,9 @@ int am_master_add(struct am_master *m, const char *key, const char *entry,
 	e->me_map = am_strndup(entry, n);
 	e->me_options = strdup(rest);
 	e->me_origin = strdup(origin);
-	e->me_foreign = NULL;
+	e->me_foreign = foreign ? strdup(foreign) : NULL;
 	m->m_n++;
-	if (!e->me_map || !e->me_options || !e->me_origin)
+	if (!e->me_map || !e->me_options || !e->me_origin || (foreign && !e->me_foreign))
 		return -ENOMEM;
 	if (!n) {
 		snprintf(err, errlen, "%s: no map name", key);
@@ -450,6 +457,7 @@ bad_ret:
 	free(e->me_map);
 	free(e->me_options);
 	free(e->me_origin);
+	free(e->me_foreign);
 	return ret;
 }
 

@@ -17,34 +17,23 @@ struct master_read {
 	int mr_err;
 };
 
-/*
- * A line read through a source outside the host's map files is not the
- * administrator's: trigger.c places and marks it as such (trust.c).
- * Returns: 0, -ENOMEM.
- */
-static int master_mark_foreign(struct master_read *mr)
-{
-	struct am_master_entry *e = &mr->mr_master->m_entries[mr->mr_master->m_n - 1];
-	const char *via;
-
-	if (am_trust_enumerated(mr->mr_ctx, &via) == AM_TRUST_LOCAL)
-		return 0;
-	e->me_foreign = strdup(via);
-	return e->me_foreign ? 0 : -ENOMEM;
-}
-
 static int master_collect(const char *key, const char *entry, void *arg)
 {
 	struct master_read *mr = arg;
 	/* the file and line, of an included master map too */
 	const char *where = mr->mr_ctx->ac_where[0] ? mr->mr_ctx->ac_where : mr->mr_name;
+	const char *via;
 	char why[256];
 	int err;
 
-	err = am_master_add(mr->mr_master, key, entry, where, why, sizeof(why));
-	if (!err)
-		err = master_mark_foreign(mr);
-	if (err == -EINVAL)
+	/*
+	 * A line read through a source outside the map files is not the
+	 * administrator's: trigger.c places and marks it as such (trust.c).
+	 */
+	if (am_trust_enumerated(mr->mr_ctx, &via) == AM_TRUST_LOCAL)
+		via = NULL;
+	err = am_master_add(mr->mr_master, key, entry, where, via, why, sizeof(why));
+	if (err == -EINVAL || err == -EPERM)
 		am_log(LOG_ERR, "master map %s: %s, entry skipped", where, why);
 	if (err == 1)
 		am_log(LOG_INFO, "master map %s: %s listed again, first entry kept",

@@ -20,6 +20,10 @@ master_data() {
 	bis_entry "$m" /mnt/srv /mnt/srv "ldap://attacker.example/automountMapName=x,$bis"
 	bis_entry "$m" /mnt/local /mnt/local "auto.local -suid,dev -DSZ=1m"
 	bis_entry "$m" "$TMP/allowed/u/l/cron.d" "$TMP/allowed/u/l/cron.d" "auto.home"
+	m="automountMapName=auto.master3,$bis"
+	printf 'dn: %s\nobjectClass: automountMap\nautomountMapName: auto.master3\n\n' "$m"
+	bis_entry "$m" /home /home "-null"
+	bis_entry "$m" /mnt/more /mnt/more "auto.home"
 }
 
 LDAP_TLS=no LDAP_DATA=master_data slapd_start
@@ -48,6 +52,22 @@ t_grep "... trust foreign" "^trust foreign (a map named by a foreign entry or ma
 t_grep "... mounted nosuid,nodev" "options .*nosuid,nodev" "$TMP/out"
 agent test /mnt/local v
 t_grep "... a -D of the LDAP line defines nothing" "options .*size=\(,\|$\)" "$TMP/out"
+
+# The file's own lines stay its own when a directory is included after
+# them: the directory's -null does not switch /home off, and only the
+# directory's lines are foreign.
+printf '/home\tauto.home\n/opt/tools\tauto.tools\t-suid\n+ldap:automountMapName=auto.master3,ou=bis,%s\n' \
+	"$SUFFIX" > "$TMP/maps/auto.master.local"
+agent dump "$TMP/maps/auto.master.local"
+t_grep "a directory's -null: refused, and said" \
+	"/home: a -null read from ldap:automountMapName=auto.master3,ou=bis,$SUFFIX may not disable the master map file's own line" "$TMP/err"
+t_grep "... /home is still served" "^/home auto.home" "$TMP/out"
+if dumped /opt/tools | grep -q "trust foreign"; then
+	t_fail "... the file's last line is not marked foreign" "$(dumped /opt/tools)"
+else
+	t_ok "... the file's last line is not marked foreign"
+fi
+t_grep "... the directory's own line is" "trust foreign (a master line from ldap:" <(dumped /mnt/more)
 
 # The mount point is checked as text below foreign_mount_points: a user's
 # link below that root must not carry it elsewhere (the review's attack:

@@ -176,7 +176,8 @@ static int cmd_master(const char *path)
 			printf("include %s\n", mt.mt_key.ab_s + 1);
 			continue;
 		}
-		err = am_master_add(&m, mt.mt_key.ab_s, mt.mt_entry.ab_s, "test", why, sizeof(why));
+		err = am_master_add(&m, mt.mt_key.ab_s, mt.mt_entry.ab_s, "test", NULL, why,
+				    sizeof(why));
 		if (err == 1)
 			printf("duplicate %s ignored\n", mt.mt_key.ab_s);
 		else if (err)

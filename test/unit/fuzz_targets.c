@@ -65,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	am_maptext_init(&mt, (const char *)data, size);
 	while (am_maptext_next(&mt) > 0)
-		am_master_add(&m, mt.mt_key.ab_s, mt.mt_entry.ab_s, "fuzz", err, sizeof(err));
+		am_master_add(&m, mt.mt_key.ab_s, mt.mt_entry.ab_s, "fuzz", NULL, err, sizeof(err));
 	am_maptext_free(&mt);
 	for (i = 0; i < m.m_n; i++)
 		if (!am_mopts_parse(m.m_entries[i].me_options, &mo, err, sizeof(err)))
