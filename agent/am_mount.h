@@ -67,5 +67,23 @@ struct am_statmount;
 int am_statmount_expiry(unsigned long long id, struct am_statmount *sm);
 /* Returns: 0 and *ME for the mount DIRFD lies on, -ENOSYS, -errno. */
 int am_expiry_get(int dirfd, struct mountfd_expire *me);
+/* Returns: true when the kernel has mountfd(2) (the 6.1 series). */
+bool am_expiry_mountfd(void);
+/* The unique ID (6.8) of the mount FD is.  Returns: 0, -EOPNOTSUPP, -errno. */
+int am_mnt_id_unique(int fd, unsigned long long *id);
+/*
+ * listmount(2): up to MAX unique IDs of the mounts whose parent is the
+ * mount ID.  Returns: how many, -errno.
+ */
+long am_listmount_children(unsigned long long id, unsigned long long *ids, size_t max);
+/*
+ * Detach the attached mount FD, with everything mounted in it, as
+ * umount2(MNT_DETACH) does; KIDS are the NKIDS mounts the caller attached
+ * in it.  By the mount itself where the kernel can (mountfd(2)); else by
+ * its root, which names whatever is mounted on top, so only when nothing
+ * but KIDS is mounted on or in it (6.12: listmount).
+ * Returns: 0, -EBUSY (something else is mounted there), -errno.
+ */
+int am_mount_detach(int fd, const int *kids, size_t nkids);
 
 #endif /* AM_MOUNT_H */

@@ -82,6 +82,15 @@ static int mnt_id_unique(int dirfd, const char *path, int flags, __u64 *id)
 	return 0;
 }
 
+int am_mnt_id_unique(int fd, unsigned long long *id)
+{
+	__u64 v = 0;
+	int err = mnt_id_unique(fd, "", AT_EMPTY_PATH, &v);
+
+	*id = v;
+	return err;
+}
+
 int am_statmount_expiry(unsigned long long id, struct am_statmount *sm)
 {
 	struct am_mnt_id_req req = {
@@ -131,6 +140,11 @@ bool am_expiry_present(void)
 bool am_expiry_statmount(void)
 {
 	return expiry_api() == API_SETATTR;
+}
+
+bool am_expiry_mountfd(void)
+{
+	return expiry_api() == API_MOUNTFD;
 }
 
 int am_mountfd_open(int dirfd)

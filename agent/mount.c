@@ -224,3 +224,62 @@ int am_mount_attach(int fd, int dirfd)
 		return -errno;
 	return 0;
 }
+
+static int detach_mountfd(int fd)
+{
+	int mfd = am_mountfd_open(fd), err = 0;
+
+	if (mfd < 0)
+		return mfd;
+	if (ioctl(mfd, MOUNTFD_IOC_DETACH))
+		err = -errno;
+	close(mfd);
+	return err;
+}
+
+/* Whether a mount of the IDS is none of the attached KIDS.  Returns: bool. */
+static bool detach_stranger(const unsigned long long *ids, long n, const int *kids, size_t nkids)
+{
+	unsigned long long kid;
+	size_t k;
+	long i;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < nkids; k++)
+			if (kids[k] >= 0 && !am_mnt_id_unique(kids[k], &kid) && kid == ids[i])
+				break;
+		if (k == nkids)
+			return true;
+	}
+	return false;
+}
+
+/* By the root, when only KIDS are mounted in FD (6.12).  Returns: 0, -errno. */
+static int detach_by_root(int fd, const int *kids, size_t nkids)
+{
+	unsigned long long id, ids[64];
+	int cwd, err = 0;
+	long n;
+
+	if (!am_mnt_id_unique(fd, &id)) {
+		n = am_listmount_children(id, ids, 64);
+		if (n < 0 || n == 64 || detach_stranger(ids, n, kids, nkids))
+			return n < 0 ? (int)n : -EBUSY;
+	}
+	cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fchdir(fd) || umount2(".", MNT_DETACH))
+		err = -errno;
+	if (cwd >= 0) {
+		if (fchdir(cwd))
+			err = err ? err : -errno;
+		close(cwd);
+	}
+	return err;
+}
+
+int am_mount_detach(int fd, const int *kids, size_t nkids)
+{
+	if (am_expiry_mountfd())
+		return detach_mountfd(fd);
+	return detach_by_root(fd, kids, nkids);
+}

@@ -30,6 +30,17 @@ static long listmount_page(__u64 last, __u64 *ids)
 	return n < 0 ? -errno : n;
 }
 
+long am_listmount_children(unsigned long long id, unsigned long long *ids, size_t max)
+{
+	struct am_mnt_id_req req = {
+		.size = AM_MNT_ID_REQ_SIZE_VER0,
+		.mnt_id = id,
+	};
+	long n = syscall(__NR_listmount, &req, (__u64 *)ids, max, 0);
+
+	return n < 0 ? -errno : n;
+}
+
 /* Fill RES for the mount ID when MS has it and WANT marks it. */
 static void stat_one(const struct am_mounts *ms, const bool *want, __u64 id,
 		     struct am_mi_expiry *res)

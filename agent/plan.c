@@ -179,24 +179,22 @@ int am_plan_build(struct am_ctx *ctx, const struct am_request *rq,
 }
 
 /*
- * The target is attached and something after it failed: unmount it, with
- * whatever is on it and the copies propagation made, by its own root (no
- * path of the requester's tree is walked).
+ * The target is attached and something after it failed: detach it, with
+ * whatever is on it and the copies propagation made.  The requester's
+ * namespace may have mounted something on it meanwhile; then it stays
+ * (mount.c), with what it has.
  */
 static void plan_unwind(const struct am_request *rq, const struct am_plan *lp)
 {
-	int cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int err = am_mount_detach(lp->lp_fd, lp->lp_kidfd, lp->lp_nkids);
 
-	if (fchdir(lp->lp_fd) || umount2(".", MNT_DETACH))
-		am_log(LOG_ERR, "map %s: key %s: unmounting what was attached: %s",
-		       rq->rq_map, rq->rq_key, strerror(errno));
+	if (err)
+		am_log(LOG_ERR, "map %s: key %s: unmounting what was attached: %s%s",
+		       rq->rq_map, rq->rq_key, strerror(-err), err == -EBUSY ?
+		       " (something else was mounted on it meanwhile: it stays)" : "");
 	else
 		am_log(LOG_ERR, "map %s: key %s: what was attached is unmounted again",
 		       rq->rq_map, rq->rq_key);
-	if (cwd >= 0 && fchdir(cwd))
-		am_log(LOG_WARNING, "returning to the working directory: %s", strerror(errno));
-	if (cwd >= 0)
-		close(cwd);
 }
 
 /* One trigger onto its directory, SUBTREEEXPIRE when the tree expires. */

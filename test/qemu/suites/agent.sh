@@ -407,6 +407,28 @@ t_eq exit-term-whole-tree "/run/xp/term
 /run/xp/term/a" "$(under_xp term)"
 t_eq exit-term-tree-expires 1 "$("$MFD" getexpire /run/xp/term | cut -d' ' -f1)"
 umount -l /run/xp/term 2>/dev/null
+# the requester mounts its own decoy on the target while the agent holds
+# its attach, then the offset fails: the unwind must not take the decoy
+# for the target.  6.1 detaches the target itself (mountfd), decoy and
+# all; 6.12 has no such call and leaves both, saying why.
+mkdir -p /run/xp/stack
+xp_lookup stack -e inject=move_mount:delay_exit=1500000:when=1 \
+	-e inject=move_mount:error=EPERM:when=2 &
+XP=$!
+for i in $(seq 100); do [ -n "$(under_xp stack)" ] && break; sleep 0.05; done
+mount -t tmpfs decoy /run/xp/stack
+wait $XP
+t_eq exit-stacked-fails 6 "$?"
+left=$(under_xp stack | tr '\n' ' ')
+if [ -z "$left" ]; then
+	t_pass exit-stacked-not-decoy-alone
+elif [ "$left" = "/run/xp/stack /run/xp/stack " ] &&
+	logged "key tree: unmounting what was attached: .*something else was mounted on it"; then
+	t_pass exit-stacked-not-decoy-alone
+else
+	t_fail exit-stacked-not-decoy-alone "left: '$left'"
+fi
+umount -l /run/xp/stack 2>/dev/null; umount -l /run/xp/stack 2>/dev/null
 rm -rf /run/xp /etc/auto.xp $D/xpsrc
 
 # --- status, browse ------------------------------------------------------------
