@@ -51,9 +51,12 @@ for t in 1:sun 2:master 3:conf 4:lookup 5:hosts 6:index 7:trust; do
 		{ printf '\0\0\0\0\0\0'; cat "$f"; } > "$corpus/seed_$(basename "$f")"
 		{ printf '\0\0\0\0\0\1\x70\0\0\0\x55'; cat "$f"; } > "$corpus/seed_patched_$(basename "$f")"
 		done ;;
-	trust) # flags (1: NIS answered, 2: through +ldap:), key, master options, entry
+	trust) # flags (0-3: file, NIS, program, hosts answered; 4: through +ldap:), key,
+		# master options, entry
+		printf '\003fs1\n\n-fstype=nfs,suid / fs1:/x /y :/etc /z -fstype=nfs 127.0.0.1:/\n' > "$corpus/seed_hosts"
+		printf '\002u\n-DV=a,suid\n-fstype=tmpfs,uid=&,mode=$V :tmpfs\n' > "$corpus/seed_program_vars"
 		printf '\001alice\n\n-fstype=tmpfs,suid,dev :tmpfs\n' > "$corpus/seed_nis_suid"
-		printf '\002k\n-suid\n-fstype=autofs,suid,dev,timeout=5 auto.x\n' > "$corpus/seed_include_nested"
+		printf '\004k\n-suid\n-fstype=autofs,suid,dev,timeout=5 auto.x\n' > "$corpus/seed_include_nested"
 		printf '\000k\n--autofsng-foreign -DX=1\n-fstype=ext4 :/dev/sdb1\n' > "$corpus/seed_marker_device"
 		printf '\001u1000\n\n-fstype=tmpfs,uid=& /a :tmpfs /b -fstype=nfs h:/x/&\n' > "$corpus/seed_multi_key"
 		for f in "$srcdir"/test/unit/golden/*.map; do

@@ -406,15 +406,34 @@ static bool plain_word(const char *s)
 			       "0123456789._-")];
 }
 
-/* A nested map name a foreign entry may give: looked up, not a path or a server. */
+/*
+ * A nested map name a foreign entry may give: looked up, not a path or a
+ * server (an LDAP DN names none: no ':' or '/' after "ldap:").
+ */
 static bool submap_name(const char *s)
 {
 	const char *colon = strchr(s, ':');
 
-	if (strchr(s, '/') && strcmp(s, "-hosts"))
+	if (strchr(s, '/'))
 		return false;
-	return !colon || am_startswith(s, "ldap:") || am_startswith(s, "nis:") ||
-	       am_startswith(s, "yp:") || am_startswith(s, "sss:");
+	if (am_startswith(s, "ldap:"))
+		return !strchr(s + 5, ':');
+	return !colon || am_startswith(s, "nis:") || am_startswith(s, "yp:") ||
+	       am_startswith(s, "sss:");
+}
+
+/* An option of OPTS whose value holds a '/' (a path). */
+static bool path_option(const char *opts)
+{
+	const char *p, *e, *eq;
+
+	for (p = opts; *p; p = *e ? e + 1 : e) {
+		e = p + strcspn(p, ",");
+		eq = memchr(p, '=', (size_t)(e - p));
+		if (eq && memchr(eq, '/', (size_t)(e - eq)))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -440,11 +459,16 @@ static void check_submap(const struct am_mnt *m)
 	free(opt);
 }
 
-/* Every mount of an accepted foreign entry, as the rule says. */
-static void check_foreign(const struct am_resolved *rs)
+/* Whether the administrator's master line lifts nosuid (WORD "suid") or nodev. */
+static bool lifted(const struct am_resolved *rs, const char *word)
 {
-	bool lift = !rs->rs_mo.mo_foreign && rs->rs_mo.mo_mntopts &&
-		    am_opts_has(rs->rs_mo.mo_mntopts, "suid");
+	return !rs->rs_mo.mo_foreign && rs->rs_mo.mo_mntopts &&
+	       am_opts_has(rs->rs_mo.mo_mntopts, word);
+}
+
+/* Every mount of an accepted foreign (REMOTE: a server's) entry, as the rule says. */
+static void check_foreign(const struct am_resolved *rs, bool remote)
+{
 	const struct am_mnt *m;
 	size_t i, k;
 
@@ -456,25 +480,35 @@ static void check_foreign(const struct am_resolved *rs)
 		}
 		if (!strcmp(m->mn_fstype, "bind") || !strcmp(m->mn_fstype, "rbind") ||
 		    !strcmp(m->mn_fstype, "autofsng") || !strcmp(m->mn_fstype, "trapfs") ||
-		    (!lift && !am_opts_has(m->mn_options, "nosuid")))
+		    (!lifted(rs, "suid") && !am_opts_has(m->mn_options, "nosuid")) ||
+		    (!lifted(rs, "dev") && !am_opts_has(m->mn_options, "nodev")) ||
+		    path_option(m->mn_options) ||
+		    ((!strcmp(m->mn_fstype, "nfs") || !strcmp(m->mn_fstype, "nfs4")) &&
+		     !am_opts_has(m->mn_options, "nobind")))
 			abort();
 		for (k = 0; k < m->mn_nlocs; k++)
-			if (!m->mn_locs[k].al_host && !plain_word(m->mn_locs[k].al_path))
+			if (!m->mn_locs[k].al_host &&
+			    (remote || !plain_word(m->mn_locs[k].al_path)))
 				abort();
 	}
 }
 
 /*
- * Input: a flags byte (bit 0: the answer is NIS's, else a map file's; bit
- * 1: a map file found it through +ldap:auto.inc), then the key, the master
- * options (MAPOPTIONS, where --autofsng-foreign marks a nested map a
- * foreign entry named) and the entry, one a line.  Whatever passed
- * through a source outside the map files must come out foreign and, if
- * accepted, hold to the rule.
+ * Input: a flags byte (bits 0-1: the answer is a map file's, NIS's, a
+ * program's or a server's (hosts:); bit 2: a map file found it through
+ * +ldap:auto.inc), then the key, the master options (MAPOPTIONS, where
+ * --autofsng-foreign marks a nested map a foreign entry named) and the
+ * entry, one a line.  Whatever passed through a source outside the map
+ * files must come out foreign and, if accepted, hold to the rule.  The
+ * key and the -D variables reach the entry through & and $NAME.
  */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = size ? fuzz_text(data + 1, size - 1) : NULL, *opts, *entry, err[256];
+	static const char *const sources[] = {
+		"file:/etc/auto.fuzz", "nis:auto.fuzz", "program:/etc/auto.fuzz",
+		"hosts:-hosts",
+	};
 	struct am_request rq = { .rq_map = "auto.fuzz", .rq_offset = "/" };
 	struct am_resolved rs = { 0 };
 	struct am_rqvars rv;
@@ -490,13 +524,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    am_mopts_parse(opts, &rs.rs_mo, err, sizeof(err)))
 		goto out;
 	rs.rs_text = strdup(entry);
-	rs.rs_source = strdup(data[0] & 1 ? "nis:auto.fuzz" : "file:/etc/auto.fuzz");
-	rs.rs_via = data[0] & 2 ? strdup("ldap:auto.inc") : NULL;
-	outside = (data[0] & 3) || rs.rs_mo.mo_foreign;
+	rs.rs_source = strdup(sources[data[0] & 3]);
+	rs.rs_via = data[0] & 4 ? strdup("ldap:auto.inc") : NULL;
+	outside = (data[0] & 7) || rs.rs_mo.mo_foreign;
 	if (!rs.rs_text || !rs.rs_source || am_rqvars_init(&rv, 0, 0, &rs.rs_mo.mo_defines))
 		goto out_rs;
 	if (!am_resolve_text(&rq, &rv, &rs) && outside)
-		check_foreign(&rs);
+		check_foreign(&rs, (data[0] & 3) == 3);
 	if (outside && rs.rs_trust == AM_TRUST_LOCAL)
 		abort();
 	am_rqvars_free(&rv);
