@@ -84,6 +84,7 @@ multi	/ -fstype=bind :/srv/data/multi \
 	/a -fstype=tmpfs :tmpfs \
 	/b -fstype=bind :/srv/data/bindsrc
 broken	-fstype=bind	"/srv/data/unterminated
+byuser	-fstype=bind	:/srv/data/users/$USER
 MAP
 cat > /etc/auto.direct <<'MAP'
 /mnt/direct/d1	-fstype=bind	:/srv/data/direct
@@ -163,6 +164,13 @@ setpriv --reuid=1000 --regid=1000 --clear-groups \
 	ls "/mnt/auto/$(printf 'nl\nautofsng: forged')" >/dev/null 2>&1
 t_eq control-key-no-agent 0 "$(suite_log | grep -c 'lookup map=.* key=nl')"
 t_eq kernel-log-no-forged-line "" "$(dmesg | grep -E '^(\[[ 0-9.]*\] )?autofsng: forged')"
+
+# $USER of a requester the host has no name for (a container's uid) fails
+# the lookup, naming the variable, instead of mounting the parent
+mkdir -p /srv/data/users/root
+setpriv --reuid=4242 --regid=4242 --clear-groups ls /mnt/auto/byuser >/dev/null 2>&1
+t_ok unknown-uid-fails logged "key byuser: .*variable USER: the requester's user id has no name"
+t_eq unknown-uid-nothing-mounted "" "$(mnt_fstype /mnt/auto/byuser)"
 
 # a malformed line fails only its key
 out=$(ls /mnt/auto/broken 2>&1)
@@ -552,6 +560,7 @@ ldap_test() {
 		printf 'dn: automountMapName=auto.lhome,ou=bis,%s\nobjectClass: automountMap\nautomountMapName: auto.lhome\n\n' "$suffix"
 		bis_entry "automountMapName=auto.lhome,ou=bis,$suffix" carol carol "-fstype=tmpfs,size=1m :tmpfs"
 		bis_entry "automountMapName=auto.lhome,ou=bis,$suffix" root root "-fstype=bind :/"
+		bis_entry "automountMapName=auto.lhome,ou=bis,$suffix" dave dave "-fstype=tmpfs,size=1m :tmpfs"
 	} > $dir/data.ldif
 	slapadd -q -f $dir/slapd.conf -l $dir/data.ldif || { t_fail ldap "slapadd failed"; return; }
 	/usr/sbin/slapd -f $dir/slapd.conf -h "ldap://127.0.0.1:3389/" || { t_fail ldap "slapd did not start"; return; }
@@ -577,6 +586,17 @@ ldap_test() {
 	t_ok ldap-local-path-says-why logged "key root: malformed entry: offset /: a bind mount from a source outside"
 	t_eq ldap-local-path-nothing-mounted "" "$(mnt_fstype /mnt/ldap/root)"
 	umount /mnt/ldap/carol 2>/dev/null
+	# StartTLS that fails (this slapd has no TLS) ends the lookup: the
+	# auth file asks for TLS and the agent does not go on in the clear
+	printf '<?xml version="1.0" ?>\n<autofs_ldap_sasl_conf usetls="yes" tlsrequired="no" authrequired="no"/>\n' \
+		> /run/ldap-auth.conf
+	chmod 600 /run/ldap-auth.conf
+	echo "auth_conf = /run/ldap-auth.conf" >> /etc/autofs-agent.conf
+	t_ok ldap-starttls-fails sh -c '! ls /mnt/ldap/dave >/dev/null 2>&1'
+	t_ok ldap-starttls-no-clear logged "StartTLS failed: .*not going on in the clear"
+	t_eq ldap-starttls-nothing-mounted "" "$(mnt_fstype /mnt/ldap/dave)"
+	sed -i '/^auth_conf = \/run\/ldap-auth.conf$/d' /etc/autofs-agent.conf
+	rm -f /run/ldap-auth.conf
 	pid=$(cat $dir/slapd.pid 2>/dev/null) && kill "$pid"
 }
 ldap_test
