@@ -64,12 +64,15 @@ struct am_master {
  * Split one master map record (KEY = mount point, ENTRY = the rest) and add
  * it; a mount point already present keeps its first entry.  FOREIGN: the
  * source outside the map files the record came through (me_foreign), or
- * NULL; such a record's -null does not disable a line of the map files.
+ * NULL.  A foreign record never displaces a line of the map files: its
+ * -null does not disable one, and a line of the map files that comes
+ * after it (its include stood first) replaces it.
  * Returns: 0, 1 (duplicate, ignored), -EINVAL or -EPERM (ERR says why),
  * -ENOMEM.
  */
 int am_master_add(struct am_master *m, const char *key, const char *entry,
 		  const char *origin, const char *foreign, char *err, size_t errlen);
+void am_master_entry_free(struct am_master_entry *e);
 void am_master_free(struct am_master *m);
 /*
  * The options a trigger of ME carries: the line's, and for a line read

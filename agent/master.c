@@ -352,19 +352,37 @@ out:
 	return used < 0 ? used : 0;
 }
 
+void am_master_entry_free(struct am_master_entry *e)
+{
+	free(e->me_path);
+	free(e->me_map);
+	free(e->me_options);
+	free(e->me_origin);
+	free(e->me_foreign);
+	memset(e, 0, sizeof(*e));
+}
+
 void am_master_free(struct am_master *m)
 {
 	size_t i;
 
-	for (i = 0; i < m->m_n; i++) {
-		free(m->m_entries[i].me_path);
-		free(m->m_entries[i].me_map);
-		free(m->m_entries[i].me_options);
-		free(m->m_entries[i].me_origin);
-		free(m->m_entries[i].me_foreign);
-	}
+	for (i = 0; i < m->m_n; i++)
+		am_master_entry_free(&m->m_entries[i]);
 	free(m->m_entries);
 	memset(m, 0, sizeof(*m));
+}
+
+/*
+ * A line of the map files for a mount point a directory's line took first
+ * (its include stood before): the file's line is the administrator's and
+ * replaces it, whether that was a mount or a -null.
+ */
+static void master_forget(struct am_master *m, size_t i)
+{
+	am_master_entry_free(&m->m_entries[i]);
+	memmove(&m->m_entries[i], &m->m_entries[i + 1],
+		(m->m_n - i - 1) * sizeof(*m->m_entries));
+	m->m_n--;
 }
 
 /* A later "-null" for a mount point already listed disables it too. */
@@ -407,6 +425,12 @@ int am_master_add(struct am_master *m, const char *key, const char *entry,
 	while (isspace((unsigned char)*entry))
 		entry++;
 	n = strcspn(entry, " \t");
+	for (i = 0; i < m->m_n; i++)
+		if (!strcmp(m->m_entries[i].me_path, path) && !foreign &&
+		    m->m_entries[i].me_foreign) {
+			master_forget(m, i);
+			break;
+		}
 	for (i = 0; i < m->m_n; i++)
 		if (!strcmp(m->m_entries[i].me_path, path)) {
 			free(path);
@@ -453,11 +477,7 @@ bad:
 	ret = -EINVAL;
 bad_ret:
 	m->m_n--;
-	free(e->me_path);
-	free(e->me_map);
-	free(e->me_options);
-	free(e->me_origin);
-	free(e->me_foreign);
+	am_master_entry_free(e);
 	return ret;
 }
 

@@ -61,10 +61,7 @@ static void master_drop_null(struct am_master *m)
 		}
 		am_log(LOG_INFO, "master map: %s disabled by -null (%s)", e->me_path,
 		       e->me_origin);
-		free(e->me_path);
-		free(e->me_map);
-		free(e->me_options);
-		free(e->me_origin);
+		am_master_entry_free(e);
 	}
 	m->m_n = kept;
 }

@@ -24,6 +24,10 @@ master_data() {
 	printf 'dn: %s\nobjectClass: automountMap\nautomountMapName: auto.master3\n\n' "$m"
 	bis_entry "$m" /home /home "-null"
 	bis_entry "$m" /mnt/more /mnt/more "auto.home"
+	m="automountMapName=auto.master4,$bis"
+	printf 'dn: %s\nobjectClass: automountMap\nautomountMapName: auto.master4\n\n' "$m"
+	bis_entry "$m" /home /home "-null"
+	bis_entry "$m" /srv /srv "auto.evil"
 }
 
 LDAP_TLS=no LDAP_DATA=master_data slapd_start
@@ -68,6 +72,19 @@ else
 	t_ok "... the file's last line is not marked foreign"
 fi
 t_grep "... the directory's own line is" "trust foreign (a master line from ldap:" <(dumped /mnt/more)
+
+# ... and when the directory is included first, its lines for the same
+# mount points give way to the file's that follow
+printf '+ldap:automountMapName=auto.master4,ou=bis,%s\n/home\tauto.home\n/srv\tauto.tools\t-suid\n' \
+	"$SUFFIX" > "$TMP/maps/auto.master.first"
+agent dump "$TMP/maps/auto.master.first"
+t_grep "an earlier -null of the directory: the file's /home stays" "^/home auto.home" "$TMP/out"
+t_grep "an earlier line of the directory: the file's /srv replaces it" "^/srv auto.tools -suid" "$TMP/out"
+if grep -q "auto.evil\|trust foreign" "$TMP/out"; then
+	t_fail "... nothing of the directory's is left" "$(cat "$TMP/out")"
+else
+	t_ok "... nothing of the directory's is left"
+fi
 
 # The mount point is checked as text below foreign_mount_points: a user's
 # link below that root must not carry it elsewhere (the review's attack:
