@@ -72,17 +72,19 @@ bool am_expiry_mountfd(void);
 /* The unique ID (6.8) of the mount FD is.  Returns: 0, -EOPNOTSUPP, -errno. */
 int am_mnt_id_unique(int fd, unsigned long long *id);
 /*
- * listmount(2): up to MAX unique IDs of the mounts whose parent is the
- * mount ID.  Returns: how many, -errno.
+ * listmount(2): up to MAX unique IDs, after LAST (0: from the first), of
+ * the mounts whose parent is the mount ID.  Returns: how many, -errno.
  */
-long am_listmount_children(unsigned long long id, unsigned long long *ids, size_t max);
+long am_listmount_children(unsigned long long id, unsigned long long last,
+			   unsigned long long *ids, size_t max);
 /*
  * Detach the attached mount FD, with everything mounted in it, as
  * umount2(MNT_DETACH) does; KIDS are the NKIDS mounts the caller attached
  * in it.  By the mount itself where the kernel can (mountfd(2)); else by
  * its root, which names whatever is mounted on top, so only when nothing
- * but KIDS is mounted on or in it (6.12: listmount).
- * Returns: 0, -EBUSY (something else is mounted there), -errno.
+ * but KIDS is mounted on or in it (6.12: listmount), and checked gone.
+ * Returns: 0, -EBUSY (something else is or was mounted there),
+ * -EOPNOTSUPP (a kernel that cannot name a mount), -errno.
  */
 int am_mount_detach(int fd, const int *kids, size_t nkids);
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "am_mount.h"
+#include "am_mount_abi.h"
 #include "am_stage.h"
 #include "am_util.h"
 
@@ -237,35 +238,50 @@ static int detach_mountfd(int fd)
 	return err;
 }
 
-/* Whether a mount of the IDS is none of the attached KIDS.  Returns: bool. */
-static bool detach_stranger(const unsigned long long *ids, long n, const int *kids, size_t nkids)
+/* Whether the mount ID is one of the attached KIDS. */
+static bool detach_is_kid(unsigned long long id, const int *kids, size_t nkids)
 {
 	unsigned long long kid;
 	size_t k;
-	long i;
 
-	for (i = 0; i < n; i++) {
-		for (k = 0; k < nkids; k++)
-			if (kids[k] >= 0 && !am_mnt_id_unique(kids[k], &kid) && kid == ids[i])
-				break;
-		if (k == nkids)
+	for (k = 0; k < nkids; k++)
+		if (kids[k] >= 0 && !am_mnt_id_unique(kids[k], &kid) && kid == id)
 			return true;
-	}
 	return false;
 }
 
-/* By the root, when only KIDS are mounted in FD (6.12).  Returns: 0, -errno. */
+/* Whether a mount other than KIDS is mounted in the mount ID.  Returns: bool. */
+static bool detach_stranger(unsigned long long id, const int *kids, size_t nkids)
+{
+	unsigned long long ids[64], last = 0;
+	long n, i;
+
+	do {
+		n = am_listmount_children(id, last, ids, 64);
+		for (i = 0; i < n; i++)
+			if (!detach_is_kid(ids[i], kids, nkids))
+				return true;
+		last = n > 0 ? ids[n - 1] : last;
+	} while (n == 64);
+	return n < 0;
+}
+
+/*
+ * By the root, when only KIDS are mounted in FD (6.12); the path names the
+ * topmost mount there, so the target must be gone after it.  A kernel that
+ * cannot tell mounts apart (no unique IDs) gets no unwind.
+ * Returns: 0, -EBUSY, -errno.
+ */
 static int detach_by_root(int fd, const int *kids, size_t nkids)
 {
-	unsigned long long id, ids[64];
+	struct am_statmount sm;
+	unsigned long long id;
 	int cwd, err = 0;
-	long n;
 
-	if (!am_mnt_id_unique(fd, &id)) {
-		n = am_listmount_children(id, ids, 64);
-		if (n < 0 || n == 64 || detach_stranger(ids, n, kids, nkids))
-			return n < 0 ? (int)n : -EBUSY;
-	}
+	if (am_mnt_id_unique(fd, &id))
+		return -EOPNOTSUPP;
+	if (detach_stranger(id, kids, nkids))
+		return -EBUSY;
 	cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fchdir(fd) || umount2(".", MNT_DETACH))
 		err = -errno;
@@ -274,6 +290,8 @@ static int detach_by_root(int fd, const int *kids, size_t nkids)
 			err = err ? err : -errno;
 		close(cwd);
 	}
+	if (!err && am_statmount_expiry(id, &sm) != -ENOENT)
+		err = -EBUSY;	/* something was mounted on top meanwhile: it went */
 	return err;
 }
 

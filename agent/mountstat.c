@@ -30,11 +30,13 @@ static long listmount_page(__u64 last, __u64 *ids)
 	return n < 0 ? -errno : n;
 }
 
-long am_listmount_children(unsigned long long id, unsigned long long *ids, size_t max)
+long am_listmount_children(unsigned long long id, unsigned long long last,
+			   unsigned long long *ids, size_t max)
 {
 	struct am_mnt_id_req req = {
 		.size = AM_MNT_ID_REQ_SIZE_VER0,
 		.mnt_id = id,
+		.param = last,
 	};
 	long n = syscall(__NR_listmount, &req, (__u64 *)ids, max, 0);
 

@@ -191,7 +191,8 @@ static void plan_unwind(const struct am_request *rq, const struct am_plan *lp)
 	if (err)
 		am_log(LOG_ERR, "map %s: key %s: unmounting what was attached: %s%s",
 		       rq->rq_map, rq->rq_key, strerror(-err), err == -EBUSY ?
-		       " (something else was mounted on it meanwhile: it stays)" : "");
+		       " (something else was mounted on it meanwhile: what was attached stays)" :
+		       "");
 	else
 		am_log(LOG_ERR, "map %s: key %s: what was attached is unmounted again",
 		       rq->rq_map, rq->rq_key);
