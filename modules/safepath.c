@@ -17,12 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "am_safepath.h"
 
 #define SAFEPATH_MAX_LINKS 40	/* the kernel's MAXSYMLINKS */
+#define SAFEPATH_FUSE_MAGIC 0x65735546	/* FUSE_SUPER_MAGIC */
 
 struct safepath {
 	const char *sp_path;	/* as the map wrote it, for messages */
@@ -79,17 +81,23 @@ static int safepath_splice(struct safepath *sp, const char *target, const char *
 
 /*
  * Whether root wrote the link LINK (an O_PATH fd of it) in the directory
- * DIR: root owns both, and only root may change the directory.  A link of
- * uid 0 in a directory a user may write can be one of root's links moved
- * or hard-linked there (fs.protected_hardlinks=0), or one a filesystem
- * reports as root's (NFS without root squash, FUSE).
+ * DIR: root owns both, only root may change the directory, and it is not
+ * on FUSE.  A link of uid 0 in a directory a user may write can be one of
+ * root's links moved or hard-linked there (fs.protected_hardlinks=0); a
+ * FUSE server reports whatever owners it likes.  An image a user had
+ * mounted for her (udisks) reports owners she chose too: bind sources do
+ * not belong on such mounts (autofs-maps(5)).
  */
 static const char *safepath_untrusted(int dir, int link)
 {
+	struct statfs fs;
 	struct stat d, l;
 
-	if (fstat(link, &l) || fstat(dir, &d))
+	if (fstat(link, &l) || fstat(dir, &d) || fstatfs(dir, &fs))
 		return "cannot be checked";
+	/* a user's FUSE server says what it likes of owners and modes */
+	if (fs.f_type == SAFEPATH_FUSE_MAGIC)
+		return "is on a FUSE filesystem, whose owners its server chooses";
 	if (l.st_uid != 0)
 		return "belongs to a user, not root";
 	if (d.st_uid != 0 || (d.st_mode & (S_IWGRP | S_IWOTH)))
