@@ -416,12 +416,12 @@ t_eq exit-term-whole-tree "/run/xp/term
 t_eq exit-term-tree-expires 1 "$("$MFD" getexpire /run/xp/term | cut -d' ' -f1)"
 umount -l /run/xp/term 2>/dev/null
 # the requester mounts its own decoy on the target while the agent holds
-# its attach, then the offset fails: the unwind must not take the decoy
+# the offset's attach, which then fails: the unwind must not take the decoy
 # for the target.  6.1 detaches the target itself (mountfd), decoy and
 # all; 6.12 has no such call and leaves both, saying why.
 mkdir -p /run/xp/stack
-xp_lookup stack -e inject=move_mount:delay_exit=1500000:when=1 \
-	-e inject=move_mount:error=EPERM:when=2 &
+# (one inject spec a syscall: strace keeps only the last of several)
+xp_lookup stack -e inject=move_mount:error=EPERM:delay_enter=1500000:when=2 &
 XP=$!
 for i in $(seq 100); do [ -n "$(under_xp stack)" ] && break; sleep 0.05; done
 mount -t tmpfs decoy /run/xp/stack
