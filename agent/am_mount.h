@@ -82,7 +82,8 @@ long am_listmount_children(unsigned long long id, unsigned long long last,
  * umount2(MNT_DETACH) does; KIDS are the NKIDS mounts the caller attached
  * in it.  By the mount itself where the kernel can (mountfd(2)); else by
  * its root, which names whatever is mounted on top, so only when nothing
- * but KIDS is mounted on or in it (6.12: listmount), and checked gone.
+ * but KIDS is mounted on or in it (6.12: listmount), and checked gone; on
+ * 6.1 under a shared parent, which DETACH refuses, by the root unchecked.
  * Returns: 0, -EBUSY (something else is or was mounted there),
  * -EOPNOTSUPP (a kernel that cannot name a mount), -errno.
  */

@@ -266,6 +266,21 @@ static bool detach_stranger(unsigned long long id, const int *kids, size_t nkids
 	return n < 0;
 }
 
+/* umount2(MNT_DETACH) of the root of FD: the topmost mount there.  Returns: 0, -errno. */
+static int detach_by_path(int fd)
+{
+	int cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC), err = 0;
+
+	if (fchdir(fd) || umount2(".", MNT_DETACH))
+		err = -errno;
+	if (cwd >= 0) {
+		if (fchdir(cwd))
+			err = err ? err : -errno;
+		close(cwd);
+	}
+	return err;
+}
+
 /*
  * By the root, when only KIDS are mounted in FD (6.12); the path names the
  * topmost mount there, so the target must be gone after it.  A kernel that
@@ -276,20 +291,13 @@ static int detach_by_root(int fd, const int *kids, size_t nkids)
 {
 	struct am_statmount sm;
 	unsigned long long id;
-	int cwd, err = 0;
+	int err;
 
 	if (am_mnt_id_unique(fd, &id))
 		return -EOPNOTSUPP;
 	if (detach_stranger(id, kids, nkids))
 		return -EBUSY;
-	cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fchdir(fd) || umount2(".", MNT_DETACH))
-		err = -errno;
-	if (cwd >= 0) {
-		if (fchdir(cwd))
-			err = err ? err : -errno;
-		close(cwd);
-	}
+	err = detach_by_path(fd);
 	if (!err && am_statmount_expiry(id, &sm) != -ENOENT)
 		err = -EBUSY;	/* something was mounted on top meanwhile: it went */
 	return err;
@@ -297,7 +305,15 @@ static int detach_by_root(int fd, const int *kids, size_t nkids)
 
 int am_mount_detach(int fd, const int *kids, size_t nkids)
 {
-	if (am_expiry_mountfd())
-		return detach_mountfd(fd);
-	return detach_by_root(fd, kids, nkids);
+	int err;
+
+	if (!am_expiry_mountfd())
+		return detach_by_root(fd, kids, nkids);
+	err = detach_mountfd(fd);
+	/*
+	 * The 6.1 series' DETACH refuses a mount whose parent is shared (it
+	 * would move a tree propagation copied); 6.1 can list no children to
+	 * check, so there the root's path it is (autofs-agent(8)).
+	 */
+	return err == -EINVAL ? detach_by_path(fd) : err;
 }

@@ -428,7 +428,13 @@ mount -t tmpfs decoy /run/xp/stack
 wait $XP
 t_eq exit-stacked-fails 6 "$?"
 left=$(under_xp stack | tr '\n' ' ')
-if [ -z "$left" ]; then
+case $(uname -r) in
+6.1.*) stacked_known=yes ;;	# DETACH refuses under this shared root
+*) stacked_known=no ;;
+esac
+if [ $stacked_known = yes ]; then
+	t_skip exit-stacked-not-decoy-alone "6.1: DETACH refuses a mount under a shared parent and the unwind goes by path, which names the decoy (autofs-agent(8)); left: '$left'"
+elif [ -z "$left" ]; then
 	t_pass exit-stacked-not-decoy-alone
 elif [ "$left" = "/run/xp/stack /run/xp/stack " ] &&
 	logged "key tree: unmounting what was attached: .*something else was mounted on it"; then
