@@ -11,9 +11,9 @@
 #include <strings.h>
 #include <stdio.h>
 #include <syslog.h>
-#include <time.h>
 #include <sasl/sasl.h>
 
+#include "am_util.h"
 #include "ldap_priv.h"
 
 static int conn_set_options(struct ldap_conn *conn, LDAP *ld)
@@ -355,26 +355,15 @@ static int conn_take(struct ldap_conn *conn, LDAPMessage *e)
 	return conn->lc_why[0] ? LDAP_ADMINLIMIT_EXCEEDED : LDAP_SUCCESS;
 }
 
-/* Returns: milliseconds left until DEADLINE, at least 1. */
-static long ms_left(const struct timespec *deadline)
-{
-	struct timespec now;
-	long ms;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	ms = (deadline->tv_sec - now.tv_sec) * 1000 +
-	     (deadline->tv_nsec - now.tv_nsec) / 1000000;
-	return ms > 0 ? ms : 1;
-}
-
 /*
- * Wait for the next message of search ID.  Returns: its type (*MSG set),
+ * Wait for the next message of search ID, until DEADLINE (am_now_ms()).
+ * Returns: its type (*MSG set),
  * 0 when the operation's time is up, -1 with the error in RC.
  */
-static int conn_next(struct ldap_conn *conn, int id, const struct timespec *deadline,
+static int conn_next(struct ldap_conn *conn, int id, long long deadline,
 		     LDAPMessage **msg, int *rc)
 {
-	long ms = ms_left(deadline);
+	long long ms = deadline - am_now_ms() > 0 ? deadline - am_now_ms() : 1;
 	struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = ms % 1000 * 1000 };
 	int type;
 
@@ -431,21 +420,19 @@ static int conn_entry(struct ldap_conn *conn, LDAPMessage *msg,
 int ldap_conn_search(struct ldap_conn *conn, struct ldap_query *q)
 {
 	struct timeval tv = { .tv_sec = conn->lc_timeout };
-	struct timespec deadline;
+	long long deadline = am_now_ms() + conn->lc_timeout * 1000LL;
 	LDAPMessage *msg;
 	int id, type, rc;
 
 	q->lq_rctrls = NULL;
 	conn->lc_why[0] = '\0';
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += conn->lc_timeout;
 	rc = ldap_search_ext(conn->lc_ld, q->lq_base, q->lq_scope, q->lq_filter,
 			     q->lq_attrs, 0, q->lq_ctrls, NULL, &tv,
 			     q->lq_sizelimit, &id);
 	if (rc != LDAP_SUCCESS)
 		return rc;
 	do {
-		type = conn_next(conn, id, &deadline, &msg, &rc);
+		type = conn_next(conn, id, deadline, &msg, &rc);
 		if (type == LDAP_RES_SEARCH_RESULT)
 			return conn_result(conn, msg, q);
 		if (type == LDAP_RES_SEARCH_ENTRY)

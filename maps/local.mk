@@ -20,7 +20,7 @@ module_LTLIBRARIES += maps/map_ldap.la maps/map_nis.la
 MAP_EXPORT = -export-symbols-regex '^am_map_module$$' -Wl,-z,nodelete
 
 maps_map_ldap_la_SOURCES = maps/ldap.c maps/ldap_conn.c maps/ldap_auth.c \
-	maps/ldap_text.c maps/ldap_priv.h
+	maps/ldap_text.c maps/ldap_priv.h agent/util.c
 maps_map_ldap_la_CFLAGS = $(AM_CFLAGS) -D_GNU_SOURCE $(LDAP_CFLAGS) $(XML_CFLAGS) $(SASL_CFLAGS)
 maps_map_ldap_la_LIBADD = $(LDAP_LIBS) $(XML_LIBS)
 maps_map_ldap_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS) $(MAP_EXPORT)
