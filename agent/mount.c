@@ -238,32 +238,39 @@ static int detach_mountfd(int fd)
 	return err;
 }
 
-/* Whether the mount ID is one of the attached KIDS. */
-static bool detach_is_kid(unsigned long long id, const int *kids, size_t nkids)
+/* Whether the mount ID is one of the KID IDs. */
+static bool detach_is_kid(unsigned long long id, const unsigned long long *kid, size_t nkids)
 {
-	unsigned long long kid;
 	size_t k;
 
 	for (k = 0; k < nkids; k++)
-		if (kids[k] >= 0 && !am_mnt_id_unique(kids[k], &kid) && kid == id)
+		if (kid[k] == id)
 			return true;
 	return false;
 }
 
-/* Whether a mount other than KIDS is mounted in the mount ID.  Returns: bool. */
+/*
+ * Whether a mount other than KIDS is mounted in the mount ID: their IDs
+ * are read once, the children's a page at a time.  Returns: bool.
+ */
 static bool detach_stranger(unsigned long long id, const int *kids, size_t nkids)
 {
-	unsigned long long ids[64], last = 0;
-	long n, i;
+	unsigned long long ids[64], last = 0, *kid = calloc(nkids + 1, sizeof(*kid));
+	bool stranger = false;
+	long n = -ENOMEM, i;
+	size_t k;
 
+	for (k = 0; kid && k < nkids; k++)
+		if (kids[k] < 0 || am_mnt_id_unique(kids[k], &kid[k]))
+			kid[k] = 0;	/* no unique ID is 0 */
 	do {
-		n = am_listmount_children(id, last, ids, 64);
-		for (i = 0; i < n; i++)
-			if (!detach_is_kid(ids[i], kids, nkids))
-				return true;
+		n = kid ? am_listmount_children(id, last, ids, 64) : n;
+		for (i = 0; i < n && !stranger; i++)
+			stranger = !detach_is_kid(ids[i], kid, nkids);
 		last = n > 0 ? ids[n - 1] : last;
-	} while (n == 64);
-	return n < 0;
+	} while (n == 64 && !stranger);
+	free(kid);
+	return stranger || n < 0;
 }
 
 /* umount2(MNT_DETACH) of the root of FD: the topmost mount there.  Returns: 0, -errno. */
