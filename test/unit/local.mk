@@ -36,6 +36,15 @@ test_unit_nfs_opts_test_SOURCES = test/unit/test_nfs_opts.c test/unit/check.h \
 	modules/nfs_opts.c modules/nfs_opts.h
 test_unit_nfs_opts_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/modules
 
+# Device specifiers and fstype=auto of the generic module (images made by mkfs).
+check_PROGRAMS += test/unit/blkdev_test
+TESTS += test/unit/blkdev_test
+test_unit_blkdev_test_SOURCES = test/unit/test_blkdev.c test/unit/check.h \
+	modules/blkdev.c modules/am_blkdev.h
+test_unit_blkdev_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/modules
+test_unit_blkdev_test_CFLAGS = $(AM_CFLAGS) $(BLKID_CFLAGS)
+test_unit_blkdev_test_LDADD = $(BLKID_LIBS)
+
 # Server ranking and the RPC NULL ping (real loopback sockets).
 check_PROGRAMS += test/unit/nfs_rank_test
 TESTS += test/unit/nfs_rank_test
