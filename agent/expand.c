@@ -212,21 +212,16 @@ static const char *vars_byte_order(void)
 }
 
 /*
- * The lower-case variables autofs-tools 5.1.8 gives every map: host, xhost
- * and hostd, domain, dollar, true, false and byte, and the amd ones with
- * their default values (arch and karch the machine, os and full_os the
- * system name in lower case, osver the release, vendor "unknown").
+ * The lower-case variables autofs-tools 5.1.8 gives every sun map: host,
+ * xhost and hostd, domain, dollar, true, false and byte.  Its amd ones
+ * (arch, karch, os, osver...) are set for amd maps only: in a sun map they
+ * are empty there, and so here (the compat differential compares them).
  */
-static int vars_lower(struct am_vars *vars, const struct utsname *u,
-		      const char *shost, const char *domain)
+static int vars_lower(struct am_vars *vars, const char *shost, const char *domain)
 {
-	char os[sizeof(u->sysname)], hostd[sizeof(u->nodename) * 2];
-	size_t i;
+	char hostd[sizeof(((struct utsname *)0)->nodename) * 2];
 	int err;
 
-	for (i = 0; i + 1 < sizeof(os) && u->sysname[i]; i++)
-		os[i] = (char)tolower((unsigned char)u->sysname[i]);
-	os[i] = '\0';
 	snprintf(hostd, sizeof(hostd), "%s%s%s", shost, *domain ? "." : "", domain);
 	err = am_vars_set(vars, "host", shost);
 	err = err ? err : am_vars_set(vars, "xhost", shost);
@@ -235,13 +230,7 @@ static int vars_lower(struct am_vars *vars, const struct utsname *u,
 	err = err ? err : am_vars_set(vars, "dollar", "$");
 	err = err ? err : am_vars_set(vars, "true", "1");
 	err = err ? err : am_vars_set(vars, "false", "0");
-	err = err ? err : am_vars_set(vars, "byte", vars_byte_order());
-	err = err ? err : am_vars_set(vars, "arch", u->machine);
-	err = err ? err : am_vars_set(vars, "karch", u->machine);
-	err = err ? err : am_vars_set(vars, "os", os);
-	err = err ? err : am_vars_set(vars, "full_os", os);
-	err = err ? err : am_vars_set(vars, "osver", u->release);
-	return err ? err : am_vars_set(vars, "vendor", "unknown");
+	return err ? err : am_vars_set(vars, "byte", vars_byte_order());
 }
 
 int am_vars_system(struct am_vars *vars, uid_t uid, gid_t gid)
@@ -265,7 +254,7 @@ int am_vars_system(struct am_vars *vars, uid_t uid, gid_t gid)
 	err = err ? err : am_vars_set(vars, "OSNAME", u.sysname);
 	err = err ? err : am_vars_set(vars, "OSREL", u.release);
 	err = err ? err : am_vars_set(vars, "OSVERS", u.version);
-	err = err ? err : vars_lower(vars, &u, shost, dot ? dot + 1 : "");
+	err = err ? err : vars_lower(vars, shost, dot ? dot + 1 : "");
 	snprintf(num, sizeof(num), "%u", (unsigned int)uid);
 	err = err ? err : am_vars_set(vars, "UID", num);
 	snprintf(num, sizeof(num), "%u", (unsigned int)gid);

@@ -27,8 +27,7 @@ char **am_mapenv(const struct am_vars *std, const struct am_vars *defines)
 {
 	static const char *const sys[] = {
 		"ARCH", "CPU", "HOST", "OSNAME", "OSREL", "OSVERS",
-		"host", "xhost", "hostd", "domain", "dollar", "true", "false",
-		"byte", "arch", "karch", "os", "full_os", "osver", "vendor",
+		"host", "xhost", "hostd", "domain", "dollar", "true", "false", "byte",
 	};
 	static const char *const who[] = { "UID", "GID", "USER", "GROUP", "HOME", "SHOST" };
 	struct am_vars env = { 0 };
