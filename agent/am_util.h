@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 #include <syslog.h>
 
 #include <linux/autofsng.h>
@@ -73,15 +74,32 @@ void am_log_escape(struct am_buf *out, const char *s, size_t n);
  */
 void am_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Returns: a copy of S[0..N), or NULL when out of memory. */
 /* SIGTERM, SIGALRM and SIGINT end the agent (signals.c); SIGPIPE is ignored. */
 void am_signals_setup(void);
 /* From here to the exit, those signals wait: for what must be done whole. */
 void am_signals_hold(void);
 
+/* Returns: a copy of S[0..N), or NULL when out of memory. */
 char *am_strndup(const char *s, size_t n);
 /* Returns: true when S starts with PREFIX. */
 bool am_startswith(const char *s, const char *prefix);
+/*
+ * The length of SPEC's tag when it names a device as mount(8) and fstab(5)
+ * do (LABEL=, UUID=, PARTUUID=, PARTLABEL=), else 0.  TYPE= and the
+ * others libblkid knows are not read: they would pick any such device.
+ */
+static inline size_t am_device_tag(const char *spec)
+{
+	static const char *const tags[] = { "LABEL", "UUID", "PARTUUID", "PARTLABEL" };
+	size_t i, n;
+
+	for (i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+		n = strlen(tags[i]);
+		if (!strncmp(spec, tags[i], n) && spec[n] == '=')
+			return n;
+	}
+	return 0;
+}
 /* Monotonic milliseconds. */
 long long am_now_ms(void);
 /*

@@ -6,9 +6,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The length of SPEC's tag when it is LABEL=, UUID=, PARTUUID= or PARTLABEL=, else 0. */
-size_t am_blkdev_tag(const char *spec);
-
 /*
  * The device SPEC names: the device with that tag now, or SPEC itself when
  * it is no device specifier.  Returns: 0 (*DEV malloc'd), -EINVAL (a

@@ -18,6 +18,7 @@
 
 #include "am_blkdev.h"
 #include "am_mntattr.h"
+#include "am_util.h"
 #include "am_module.h"
 
 struct generic_ctx {
@@ -82,6 +83,11 @@ static int generic_source(struct generic_ctx *g)
 	char err[256] = "out of memory";
 	int ret;
 
+	if (!strcmp(g->fstype, "auto") && loc[0] != '/' && !am_device_tag(loc)) {
+		h->ah_log(h->ah_ctx, LOG_ERR, "auto mount of %s: fstype=auto needs a device "
+			  "(a path or LABEL=, UUID=, PARTUUID=, PARTLABEL=)", loc);
+		return -EINVAL;
+	}
 	ret = am_blkdev_resolve(loc, &g->source, err, sizeof(err));
 	if (!ret && !strcmp(g->fstype, "auto")) {
 		ret = am_blkdev_fstype(g->source, g->probed, sizeof(g->probed), err, sizeof(err));

@@ -41,7 +41,7 @@ check_PROGRAMS += test/unit/blkdev_test
 TESTS += test/unit/blkdev_test
 test_unit_blkdev_test_SOURCES = test/unit/test_blkdev.c test/unit/check.h \
 	modules/blkdev.c modules/am_blkdev.h
-test_unit_blkdev_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/modules
+test_unit_blkdev_test_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE -I$(top_srcdir)/modules
 test_unit_blkdev_test_CFLAGS = $(AM_CFLAGS) $(BLKID_CFLAGS)
 test_unit_blkdev_test_LDADD = $(BLKID_LIBS)
 
