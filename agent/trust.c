@@ -123,6 +123,24 @@ static int trust_force(struct am_mnt *m, bool want, const char *opt)
 	return 0;
 }
 
+/*
+ * Whether M mounts a device found by what is on it (LABEL=, UUID=,
+ * PARTUUID=, PARTLABEL=, fstype=auto): whoever can attach a device (a
+ * stick, a loop image through udisks) chooses those bytes, the label and
+ * the filesystem with them.
+ */
+static bool trust_device_by_content(const struct am_mnt *m)
+{
+	size_t k;
+
+	if (!strcmp(m->mn_fstype, "auto"))
+		return true;
+	for (k = 0; k < m->mn_nlocs; k++)
+		if (!m->mn_locs[k].al_host && am_device_tag(m->mn_locs[k].al_path))
+			return true;
+	return false;
+}
+
 static bool trust_nfs(const struct am_mnt *m)
 {
 	return !strcmp(m->mn_fstype, "nfs") || !strcmp(m->mn_fstype, "nfs4");
@@ -131,21 +149,27 @@ static bool trust_nfs(const struct am_mnt *m)
 /*
  * A foreign entry's own options cannot lift nosuid,nodev (its "suid" gives
  * way to them), and its NFS location on this host stays NFS (nobind): a
- * bind would mount whatever local path it names.  A nested trigger
- * (fstype=autofs) mounts nothing with them.  Returns: 0, -ENOMEM.
+ * bind would mount whatever local path it names.  A map file's device
+ * found by its content is nosuid,nodev unless the map or the master map
+ * says suid or dev.  A nested trigger (fstype=autofs) mounts nothing with
+ * them.  Returns: 0, -ENOMEM.
  */
 int am_trust_clamp(struct am_resolved *rs)
 {
 	struct trust_forced tf = trust_forced(rs);
 	struct am_mnt *m;
+	bool bydev;
 	size_t i;
 	int err = 0;
 
 	for (i = 0; !err && i < rs->rs_entry.en_nmnts; i++) {
 		m = &rs->rs_entry.en_mnts[i];
-		err = trust_force(m, tf.tf_nosuid, "nosuid");
+		bydev = trust_device_by_content(m);
+		err = trust_force(m, tf.tf_nosuid || (bydev && !am_opts_has(m->mn_options, "suid")),
+				  "nosuid");
 		if (!err)
-			err = trust_force(m, tf.tf_nodev, "nodev");
+			err = trust_force(m, tf.tf_nodev || (bydev && !am_opts_has(m->mn_options, "dev")),
+					  "nodev");
 		if (!err)
 			err = trust_force(m, trust_foreign(rs) && trust_nfs(m), "nobind");
 	}
@@ -182,6 +206,8 @@ static const char *trust_local_mount(const struct am_resolved *rs, const struct 
 		return NULL;	/* a map name: am_trust_check_submaps */
 	if (!strcmp(m->mn_fstype, "bind") || !strcmp(m->mn_fstype, "rbind"))
 		return "a bind mount from a source outside this host's map files";
+	if (!strcmp(m->mn_fstype, "auto"))
+		return "fstype=auto (a local device) from a source outside this host's map files";
 	for (k = 0; k < m->mn_nlocs; k++) {
 		if (m->mn_locs[k].al_host)
 			continue;

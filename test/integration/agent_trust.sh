@@ -23,6 +23,7 @@ ng) echo '-fstype=autofsng,indirect,opt=-suid :file:/tmp/attacker.map' ;;
 bindhost) echo '-fstype=bind somehost:/' ;;
 reldev) echo '-fstype=ext4 :dev/sda1' ;;
 label) echo '-fstype=ext4 :LABEL=root' ;;
+autoword) echo "-fstype=auto :$1" ;;
 overlay) echo '-fstype=overlay,lowerdir=/root,upperdir=/tmp/u :overlay' ;;
 esac
 P
@@ -53,6 +54,9 @@ for map in auto.prog auto.inc auto.inc2; do
 		$AUTOFS test "$T/$map" bindhost
 	expect "$map-relative-device-refused" 5 "a local path or device" $AUTOFS test "$T/$map" reldev
 	expect "$map-label-refused" 5 "a local path or device" $AUTOFS test "$T/$map" label
+	# a bare word with fstype=auto would be probed relative to the agent's cwd
+	expect "$map-auto-word-refused" 5 "fstype=auto (a local device) from a source outside" \
+		$AUTOFS test "$T/$map" autoword
 	expect "$map-path-option-refused" 5 "an option naming a path" $AUTOFS test "$T/$map" overlay
 done
 printf 'ng\t-fstype=trapfs :x\n' > "$T/auto.ng"
