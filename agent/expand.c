@@ -181,6 +181,18 @@ static bool vars_is_name(const char *name, size_t len)
 	       (len == 5 && !strncmp(name, "GROUP", 5));
 }
 
+/* NAME is one of autofs-tools' amd variables, which a sun map leaves empty. */
+static bool vars_is_amd(const char *name, size_t len)
+{
+	static const char *const amd[] = { "arch", "karch", "os", "osver", "full_os", "vendor" };
+	size_t i;
+
+	for (i = 0; i < sizeof(amd) / sizeof(amd[0]); i++)
+		if (strlen(amd[i]) == len && !strncmp(name, amd[i], len))
+			return true;
+	return false;
+}
+
 bool am_vars_uses_names(const char *text)
 {
 	const char *p, *name;
@@ -315,6 +327,10 @@ static long expand_var(const char *p, const struct am_vars *vars,
 		snprintf(err, errlen, "variable %.*s: the requester's %s has no name on this host",
 			 (int)(end - name), name, *name == 'G' ? "group id" : "user id");
 		return -1;
+	} else if (vars_is_amd(name, (size_t)(end - name))) {
+		am_log(LOG_WARNING, "${%.*s} is an amd map variable: empty in a sun map, "
+		       "as in autofs-tools (give it with -D%.*s=...)", (int)(end - name), name,
+		       (int)(end - name), name);
 	}
 	return (long)(end - p) + braced;
 }

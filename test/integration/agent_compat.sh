@@ -50,6 +50,8 @@ expect lower-host-credentials 0 "credentials=/root/.smb/$short.cred" $AUTOFS tes
 expect lower-host-define 0 "from //fs1/w" $AUTOFS test auto.lvars w -Dhost=fs1
 # the amd variables (${os}) are empty in a sun map, as in autofs-tools 5.1.8
 expect lower-os-empty-dollar 0 "from /srv//$short" $AUTOFS test auto.lvars v
+expect lower-os-warned 0 '${os} is an amd map variable: empty in a sun map' \
+	$AUTOFS test auto.lvars v
 
 # a valid wildcard entry is shown for a sample key, not called malformed
 printf '*\t-fstype=nfs\t&:/export\n' > "$T/auto.wild"
