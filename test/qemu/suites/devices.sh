@@ -62,11 +62,12 @@ mkdir -p "$IMG/files" "$M"
 echo "on IMAGES" > "$IMG/files/hello"
 
 # an ext4 labelled IMAGES, an ext2 with a known UUID
-truncate -s 8M "$IMG/a.img" "$IMG/b.img" "$IMG/empty.img" "$IMG/swap.img"
+truncate -s 8M "$IMG/a.img" "$IMG/b.img" "$IMG/empty.img" "$IMG/swap.img" "$IMG/minix.img"
 mkfs.ext4 -q -L IMAGES -d "$IMG/files" "$IMG/a.img"
 echo "on ext2" > "$IMG/files/hello"
 mkfs.ext2 -q -U "$UUID_EXT2" -d "$IMG/files" "$IMG/b.img"
 mkswap -q "$IMG/swap.img" >/dev/null
+mkfs.minix "$IMG/minix.img" >/dev/null	# a filesystem this kernel has not got
 # a GPT disk: a partition with a PARTUUID, another with a PARTLABEL
 # (mounted read-only below, so not the same superblock as the first)
 truncate -s 24M "$IMG/gpt.img"
@@ -76,6 +77,7 @@ DEV_A=$(loop_of "$IMG/a.img")
 DEV_B=$(loop_of "$IMG/b.img")
 DEV_EMPTY=$(loop_of "$IMG/empty.img")
 DEV_SWAP=$(loop_of "$IMG/swap.img")
+DEV_MINIX=$(loop_of "$IMG/minix.img")
 DEV_GPT=$(loop_of -P "$IMG/gpt.img")
 for i in $(seq 50); do [ -b "${DEV_GPT}p2" ] && break; sleep 0.1; done
 echo "in the partition" > "$IMG/files/hello"
@@ -103,6 +105,9 @@ path		-fstype=auto		:$DEV_B
 nolabel		-fstype=ext4		:LABEL=NOSUCH
 blank		-fstype=auto		:$DEV_EMPTY
 swap		-fstype=auto		:$DEV_SWAP
+minix		-fstype=auto		:$DEV_MINIX
+tty		-fstype=auto		:/dev/ttyS1
+labelsuid	-fstype=ext4,suid,dev	:UUID=$UUID_EXT2
 MAP
 printf '#!/bin/sh\necho "-fstype=ext4 :LABEL=IMAGES"\n' > /etc/auto.devprog
 chmod 755 /etc/auto.devprog
@@ -115,6 +120,12 @@ t_ok start autofs start
 t_eq label-cat "on IMAGES" "$(cat $M/label/hello 2>&1)"
 t_eq label-ext4 ext4 "$(mnt_fstype $M/label)"
 t_eq label-device "$DEV_A" "$(mnt_after_dash $M/label 2)"
+# whoever attaches a device chooses its label: nosuid,nodev unless the map says
+opts() { awk -v p="$1" '$5 == p { print $6 }' /proc/self/mountinfo; }
+case ",$(opts $M/label)," in
+*,nosuid,*nodev,*|*,nodev,*nosuid,*) t_pass label-nosuid-nodev ;;
+*) t_fail label-nosuid-nodev "options '$(opts $M/label)'" ;;
+esac
 t_eq uuid-auto-user "on ext2" "$(setpriv --reuid 1000 --regid 1000 --clear-groups cat $M/uuid/hello 2>&1)"
 t_eq uuid-auto-ext2 ext2 "$(mnt_fstype $M/uuid)"
 t_eq partuuid-cat "in the partition" "$(cat $M/partuuid/hello 2>&1)"
@@ -136,12 +147,22 @@ t_ok blank-fails sh -c "! ls $M/blank >/dev/null 2>&1"
 t_ok blank-says-why logged "no filesystem found on $DEV_EMPTY"
 t_ok swap-fails sh -c "! ls $M/swap >/dev/null 2>&1"
 t_ok swap-says-why logged "$DEV_SWAP holds swap (other), not a filesystem"
+t_ok minix-fails sh -c "! ls $M/minix >/dev/null 2>&1"
+t_ok minix-says-why logged "$DEV_MINIX holds minix, which this kernel has not loaded"
+# a character device is never opened to be probed (a watchdog, a modem)
+t_ok tty-fails sh -c "! ls $M/tty >/dev/null 2>&1"
+t_ok tty-says-why logged "cannot probe /dev/ttyS1: Block device required"
 t_ok program-device-fails sh -c "! ls /mnt/devprog/k >/dev/null 2>&1"
 t_eq program-device-nothing-mounted "" "$(mnt_fstype /mnt/devprog/k)"
 t_ok program-device-says-why logged "a local path or device from a source outside"
 
 # --- the device that has the label at the lookup, after expiry -------------------
 
+t_eq labelsuid-cat "on ext2" "$(cat $M/labelsuid/hello 2>&1)"
+case ",$(opts $M/labelsuid)," in
+*,nosuid,*|*,nodev,*) t_fail labelsuid-as-said "options '$(opts $M/labelsuid)'" ;;
+*) t_pass labelsuid-as-said ;;
+esac
 t_ok label-expires mnt_gone_within $M/label 15
 for i in $(seq 15); do [ -z "$(mounts_under $M)" ] && break; sleep 1; done
 t_eq all-expired "" "$(mounts_under $M)"
