@@ -76,8 +76,8 @@ static void lookup_report(const struct am_request *rq, const struct am_resolved 
 
 	/* a name nobody has is routine (ls, shells probing): not an error */
 	am_log(ret && ret != AM_EXIT_NOKEY ? LOG_ERR : LOG_NOTICE,
-	       "lookup map=%s key=%s offset=%s source=%s mounted=%s%s%s%s%s result=%d ms=%lld",
-	       rq->rq_map, rq->rq_key, rq->rq_offset,
+	       "lookup map=%s key=%s offset=%s uid=%u source=%s mounted=%s%s%s%s%s result=%d ms=%lld",
+	       rq->rq_map, rq->rq_key, rq->rq_offset, (unsigned int)rq->rq_uid,
 	       rs && rs->rs_source ? rs->rs_source : "-",
 	       m && m->mn_nlocs ? m->mn_fstype : (lp ? "tmpfs" : "-"),
 	       m && m->mn_nlocs ? ":" : "", host ? host : "", host ? ":" : "",

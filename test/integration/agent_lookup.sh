@@ -183,7 +183,7 @@ grep -qF "<29>" "$T/heard-agent" && grep -F "refused key 'a b\nc'" "$T/heard-age
 	pass log-refused-key-escaped-notice || fail log-refused-key-escaped-notice "$(cat "$T/heard-agent")"
 # the lookup log line
 out=$(run_lookup alice)
-case $out in *"lookup map=auto.test key=alice offset=/ source=file:$T/auto.test mounted=bind:$T/src/alice result=0 ms="*) pass lookup-log-line ;;
+case $out in *"lookup map=auto.test key=alice offset=/ uid=$(id -u) source=file:$T/auto.test mounted=bind:$T/src/alice result=0 ms="*) pass lookup-log-line ;;
 *) fail lookup-log-line "$out" ;; esac
 
 # list

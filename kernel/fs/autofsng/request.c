@@ -503,10 +503,15 @@ static bool autofsng_trap_on_trap(const struct path *path)
  *
  * Runs the agent, or waits for the run already in flight for @path.
  *
+ * A requester in a user namespace (a rootless container) is served as
+ * the host user its uid is: the agent runs in the initial namespaces with
+ * that uid in UID, mounts in its own namespace, and attaches on the
+ * requester's copy of the trap, where the VFS locks the tree as
+ * propagation into that namespace would have (attach_recursive_mnt()).
+ *
  * Return: NULL when a mount now covers @path (the walk continues into
  * it), or an error: -ENOENT for a key the agent did not mount, -EISDIR
- * for the agent itself, -EPERM for a non-initial user namespace, -ELOOP
- * for a trap mounted on a trap.
+ * for the agent itself, -ELOOP for a trap mounted on a trap.
  */
 struct vfsmount *autofsng_request_mount(struct path *path)
 {
@@ -518,13 +523,6 @@ struct vfsmount *autofsng_request_mount(struct path *path)
 
 	if (autofsng_is_helper(sbi))
 		return ERR_PTR(-EISDIR);
-	if (current_user_ns() != &init_user_ns) {
-		pr_warn_ratelimited("refused lookup of key '%*pE' in map %s from pid %d: non-initial user namespace\n",
-				    (int)strlen(autofsng_key_of(sbi, dentry)),
-				    autofsng_key_of(sbi, dentry), sbi->mapname,
-				    task_pid_nr(current));
-		return ERR_PTR(-EPERM);
-	}
 	if (autofsng_trap_on_trap(path)) {
 		pr_warn_ratelimited("refused lookup of key '%*pE' in map %s: its trigger is mounted on a trigger, which a walk would enter again (ELOOP)\n",
 				    (int)strlen(autofsng_key_of(sbi, dentry)),

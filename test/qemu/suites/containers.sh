@@ -1,0 +1,165 @@
+# SUITE_TIMEOUT=420
+# containers: lookups from user namespaces (issue 34), served as the host
+# user the requester is, through the installed agent: root's and uid
+# 1000's `unshare -Urm` with a slave and a private copy of the mounts,
+# bwrap --unshare-user, a key the host had mounted, two keys from one
+# shell, $USER, an NFS home from the in-guest knfsd, a multi-mount.  Then
+# what the container's root tries: lifting nosuid, taking a multi-mount
+# apart, planting its own maps and agent, crafted keys.  Expiry in the
+# container, and nothing held once it exits.
+. "$TOP/test/qemu/lib.sh"
+
+AGENT=/sbin/autofs
+D=/srv/ctr
+M=/mnt/ctr
+U=$(getent passwd 1000 | cut -d: -f1)
+AS1000="setpriv --reuid=1000 --regid=1000 --clear-groups --inh-caps=-all"
+NFSVOL=/proc/fs/nfsfs/volumes
+
+if [ ! -x "$AGENT" ] || ! grep -qw autofsng /proc/filesystems || [ -z "$U" ]; then
+	t_fail setup "$AGENT, the autofsng filesystem or a user 1000 missing"
+	exit 0
+fi
+echo 1 > /proc/sys/fs/mount_expire_tick
+cleanup() {
+	autofs stop >/dev/null 2>&1
+	awk -v m="$M/" 'index($5, m) == 1 { print $5 }' /proc/self/mountinfo | sort -r |
+		xargs -r umount -l
+	rm -rf "$D" /etc/auto.ctr /tmp/ctr-*
+}
+trap cleanup EXIT
+
+# logged PATTERN: the agent's syslog has PATTERN (the reader may lag a little)
+logged() {
+	local i
+	for i in $(seq 30); do
+		suite_log | grep -q -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+lookups() { suite_log | grep -c "lookup map=.* key=$1 "; }
+
+for k in a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 nos m; do
+	mkdir -p $D/src/$k && echo "$k" > $D/src/$k/hello
+done
+mkdir -p $D/users/$U $D/users/root $D/src/m/off
+echo "home of $U" > $D/users/$U/hello
+echo "home of root" > $D/users/root/hello
+chmod -R a+rX $D
+nfs_server_start /export/homes
+mkdir -p "$NFS_ROOT/export/homes/alice"
+echo "home of alice" > "$NFS_ROOT/export/homes/alice/hello"
+
+printf '[general]\nbrowse = no\n' > /etc/autofs-agent.conf
+printf '%s\t/etc/auto.ctr\t--timeout=3\n' $M > /etc/auto.master
+cat > /etc/auto.ctr <<MAP
+me	-fstype=bind	:$D/users/\$USER
+nos	-fstype=bind,nosuid,nodev	:$D/src/nos
+m	/ -fstype=bind :$D/src/m \\
+	/off -fstype=tmpfs,size=1m :tmpfs
+home	-fstype=nfs,vers=4.2	127.0.0.1:/export/homes/alice
+*	-fstype=bind	:$D/src/&
+MAP
+mkdir -p $M
+autofs stop >/dev/null 2>&1	# triggers an earlier suite of this boot left
+t_ok start autofs start
+
+# --- every requester is served ------------------------------------------------
+
+t_eq root-userns-slave a1 "$(unshare -Urm --propagation slave cat $M/a1/hello 2>&1)"
+t_eq user-userns-slave a2 "$($AS1000 unshare -Urm --propagation slave cat $M/a2/hello 2>&1)"
+t_eq user-userns-private a3 "$($AS1000 unshare -Urm --propagation private cat $M/a3/hello 2>&1)"
+t_eq user-bwrap a4 "$($AS1000 bwrap --unshare-user --dev-bind / / cat $M/a4/hello 2>&1)"
+t_eq host-mounted-first a5 "$(cat $M/a5/hello)"
+t_eq user-userns-host-mounted a5 "$($AS1000 unshare -Urm --propagation slave cat $M/a5/hello 2>&1)"
+t_eq user-userns-two-keys "a6 a7" "$($AS1000 unshare -Urm --propagation private \
+	sh -c "cat $M/a6/hello $M/a7/hello" 2>&1 | paste -sd' ')"
+# the mount is the container's: the host's trap stays empty
+t_eq private-not-on-host "" "$(awk -v p=$M/a3 '$5 == p' /proc/self/mountinfo)"
+t_ok private-one-agent-run test "$(lookups a3)" -eq 1
+# who the requester is on the host: $USER is uid 1000's name, not root's
+t_eq user-userns-is-host-user "home of $U" \
+	"$($AS1000 unshare -Urm --propagation private cat $M/me/hello 2>&1)"
+t_ok user-userns-uid-logged logged "key=me .*uid=1000 "
+t_eq root-userns-is-root "home of root" "$(unshare -Urm --propagation private cat $M/me/hello 2>&1)"
+t_eq user-userns-nfs-home "home of alice" \
+	"$($AS1000 unshare -Urm --propagation private cat $M/home/hello 2>&1)"
+# fstype_of PATH, for a shell in a container: the topmost mount's type
+cat > /tmp/ctr-fstype <<'SH'
+#!/bin/sh
+awk -v p="$1" '$5 == p { for (i = 6; i <= NF; i++) if ($i == "-") t = $(i + 1) } END { print t }' \
+	/proc/self/mountinfo
+SH
+chmod 755 /tmp/ctr-fstype
+t_eq user-userns-multi-offset "m tmpfs" "$($AS1000 unshare -Urm --propagation private sh -c \
+	"cat $M/m/hello && ls $M/m/off >/dev/null && /tmp/ctr-fstype $M/m/off" 2>&1 | paste -sd' ')"
+
+# --- what the container's root cannot do --------------------------------------
+
+# as root of uid 1000's user namespace, in a private copy, after a lookup
+attack() {
+	$AS1000 unshare -Urm --propagation private sh -c "$1" > /tmp/ctr-out 2>&1
+	paste -sd' ' /tmp/ctr-out
+}
+# the control: its own mounts it remounts as it likes
+t_eq remount-own-mount-allowed "lifted" "$(attack "
+	mkdir -p /tmp/ctr-own && mount --bind /tmp/ctr-own /tmp/ctr-own &&
+	mount -o remount,bind,nosuid /tmp/ctr-own && mount -o remount,bind,suid /tmp/ctr-own &&
+	echo lifted")"
+t_eq remount-suid-refused "nos refused" "$(attack "
+	cat $M/nos/hello
+	mount -o remount,bind,suid $M/nos 2>/dev/null && echo lifted || echo refused")"
+t_eq remount-dev-refused "nos refused" "$(attack "
+	cat $M/nos/hello
+	mount -o remount,bind,dev $M/nos 2>/dev/null && echo lifted || echo refused")"
+# a multi-mount's offset trigger cannot be taken off to see the directory below
+echo under-the-offset > $D/src/m/off/secret
+t_eq offset-not-uncovered "refused" "$(attack "
+	ls $M/m/off >/dev/null
+	umount $M/m/off 2>/dev/null
+	umount $M/m/off 2>/dev/null
+	cat $M/m/off/secret 2>/dev/null || echo refused")"
+t_eq offset-not-moved "refused" "$(attack "
+	ls $M/m/off >/dev/null; mkdir -p /tmp/ctr-mv
+	mount --move $M/m/off /tmp/ctr-mv 2>/dev/null && echo moved || echo refused")"
+# its own maps, agent and passwd are not used: the agent reads the host's
+cat > /tmp/ctr-evil.map <<'MAP'
+*	-fstype=tmpfs	:tmpfs
+MAP
+printf '#!/bin/sh\ntouch /tmp/ctr-evil-agent-ran\n' > /tmp/ctr-evil-agent
+chmod 755 /tmp/ctr-evil-agent
+printf 'root:x:0:0::/root:/bin/sh\n%s:x:1000:1000::/tmp:/bin/sh\n' evil > /tmp/ctr-passwd
+t_eq planted-files-unused "a8 no" "$(attack "
+	mount --bind /tmp/ctr-evil.map /etc/auto.ctr
+	mount --bind /tmp/ctr-evil.map /etc/auto.master
+	mount --bind /tmp/ctr-evil-agent /sbin/autofs
+	mount --bind /tmp/ctr-passwd /etc/passwd
+	mount --bind /tmp/ctr-evil.map /etc/nsswitch.conf
+	cat $M/a8/hello; test -e /tmp/ctr-evil-agent-ran && echo ran || echo no")"
+t_eq planted-passwd-unused "home of $U" "$(attack "
+	mount --bind /tmp/ctr-passwd /etc/passwd; cat $M/me/hello")"
+t_ok crafted-key-refused sh -c "! $AS1000 unshare -Urm cat '$M/-o/hello' 2>/dev/null"
+t_eq crafted-key-no-agent 0 "$(lookups '-o')"
+
+# --- expiry in the container, and nothing left when it exits ------------------
+
+t_eq expires-in-container "a9 0" "$($AS1000 unshare -Urm --propagation private sh -c "
+	cat $M/a9/hello
+	for i in \$(seq 20); do
+		grep -q ' $M/a9 ' /proc/self/mountinfo || break
+		sleep 1
+	done
+	grep -c ' $M/a9 ' /proc/self/mountinfo" 2>&1 | paste -sd' ')"
+# an NFS home served to a container that exits: its superblock goes with it
+# (this suite mounts no NFS on the host: every NFS client superblock is a
+# container's)
+volumes() { grep -vc '^NV' $NFSVOL; }
+$AS1000 unshare -Urm --propagation private sh -c "cat $M/home/hello >/dev/null
+	grep -c ' $M/home ' /proc/self/mountinfo" > /tmp/ctr-home 2>&1
+t_eq exited-container-was-served 1 "$(cat /tmp/ctr-home)"
+for i in $(seq 20); do
+	[ "$(volumes)" = 0 ] && break
+	sleep 0.5
+done
+t_eq exited-container-holds-nothing 0 "$(volumes)"
