@@ -10,6 +10,18 @@ SYSLOG=/run/results/syslog.txt
 LOG_FROM=$(( $(wc -l 2>/dev/null < "$SYSLOG" || echo 0) + 1 ))
 suite_log() { tail -n +"$LOG_FROM" "$SYSLOG"; }
 
+# logged [-F] PATTERN: within 3 s, this suite's syslog has PATTERN (a
+# regular expression, or a fixed string with -F): the reader may lag.
+logged() {
+	local i f=
+	[ "$1" = -F ] && { f=F; shift; }
+	for i in $(seq 30); do
+		suite_log | grep -q$f -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 t_pass() {
 	[ -z "$T_SKIP_WHY" ] || { t_skip "$1" "$T_SKIP_WHY"; return; }
 	echo "PASS $SUITE/$1" | tee -a "$RESULTS"

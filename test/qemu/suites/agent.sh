@@ -21,16 +21,6 @@ lookups() {
 	suite_log | grep -c "lookup map=.* key=$1 "
 }
 
-# logged PATTERN: the agent's syslog has PATTERN (the reader may lag a little)
-logged() {
-	local i
-	for i in $(seq 30); do
-		suite_log | grep -q "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # wait_type PATH TYPE SECONDS: until the topmost mount on PATH is a TYPE
 wait_type() {
 	local i

@@ -13,16 +13,6 @@ UUID_EXT2=6f1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d
 PARTUUID=5e3f0a1c-1111-4222-8333-444455556666
 LOOPS=()
 
-# logged PATTERN: the agent's syslog has PATTERN (the reader may lag a little)
-logged() {
-	local i
-	for i in $(seq 30); do
-		suite_log | grep -q -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # mnt_after_dash PATH N: field N after " - " of PATH's mountinfo line (1 type, 2 source)
 mnt_after_dash() {
 	awk -v p="$1" -v n="$2" '$5 == p { for (i = 6; i <= NF; i++) if ($i == "-") v = $(i + n) }
