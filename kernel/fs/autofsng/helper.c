@@ -15,7 +15,9 @@
  * At most fs.autofsng.max_agents agents run at once per superblock.  A
  * starter beyond that queues and waits killably; an agent that ends hands
  * its slot to the next waiter.  Waiters are served round-robin by the
- * starter's real uid, each uid's in the order they came: sbi->slot_waiters
+ * starter's real uid (from a user namespace, its owner's: every uid a
+ * container maps counts as the user who made it), each uid's in the order
+ * they came: sbi->slot_waiters
  * holds the first waiter of each uid, the uid that was served goes to the
  * back, and its next waiter (on the first one's peers ring) takes its
  * place.  So one user's backlog delays another user's request by at most
@@ -299,6 +301,23 @@ static void autofsng_helper_cleanup(struct subprocess_info *info)
 	autofsng_helper_put(h);
 }
 
+/*
+ * The uid a request is charged to: the starter's real uid, or, from a user
+ * namespace, the owner of its outermost user namespace below the initial
+ * one.  The uids a container maps (subuids) are all its owner's, so that
+ * a container cannot take a slot and a turn per uid it maps.
+ */
+static kuid_t autofsng_charged_uid(void)
+{
+	const struct user_namespace *ns = current_user_ns();
+
+	if (ns == &init_user_ns)
+		return current_uid();
+	while (ns->parent != &init_user_ns)
+		ns = ns->parent;
+	return ns->owner;
+}
+
 /**
  * autofsng_helper_init_common - prepare a helper for one agent command
  * @h: the helper, zeroed, with ->finish and ->release set
@@ -320,7 +339,7 @@ int autofsng_helper_init_common(struct autofsng_helper *h,
 	INIT_LIST_HEAD(&h->queue);
 	INIT_LIST_HEAD(&h->peers);
 	INIT_LIST_HEAD(&h->held);
-	h->uid = current_uid();
+	h->uid = autofsng_charged_uid();
 	init_completion(&h->granted);
 	init_completion(&h->done);
 	INIT_DELAYED_WORK(&h->timeout, autofsng_helper_timeout);
@@ -414,7 +433,7 @@ static bool autofsng_join_helps(struct autofsng_sb_info *sbi,
 void autofsng_helper_join(struct autofsng_helper *h)
 {
 	struct autofsng_sb_info *sbi = h->sbi;
-	kuid_t uid = current_uid();
+	kuid_t uid = autofsng_charged_uid();
 
 	spin_lock(&sbi->lock);
 	if (autofsng_join_helps(sbi, h, uid)) {
