@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "am_lookup.h"
@@ -92,9 +93,22 @@ static void lookup_report(const struct am_request *rq, const struct am_resolved 
  */
 static int lookup_mount_point(const struct am_request *rq, int mountfd)
 {
+	struct stat trap, up;
+	int fd;
+
 	if (rq->rq_key[0] == '/')
 		return -1;
-	return openat(mountfd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	fd = openat(mountfd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/*
+	 * The trigger's root, on the trap's filesystem: a trap bind-mounted
+	 * alone elsewhere (a container can) has the directory of whoever
+	 * did it above it, not a place to run a root program in.
+	 */
+	if (fd >= 0 && (fstat(mountfd, &trap) || fstat(fd, &up) || trap.st_dev != up.st_dev)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
 }
 
 int am_cmd_lookup(struct am_ctx *ctx)
