@@ -29,15 +29,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# logged PATTERN: the agent's syslog has PATTERN (the reader may lag a little)
-logged() {
-	local i
-	for i in $(seq 30); do
-		suite_log | grep -q -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 lookups() { suite_log | grep -c "lookup map=.* key=$1 "; }
 
 for k in a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 nos m; do
@@ -110,6 +101,11 @@ t_eq remount-own-mount-allowed "lifted" "$(attack "
 t_eq remount-suid-refused "nos refused" "$(attack "
 	cat $M/nos/hello
 	mount -o remount,bind,suid $M/nos 2>/dev/null && echo lifted || echo refused")"
+# its copy made shared with a peer of its own: the peer's copy is locked too
+t_eq peer-copy-remount-refused "nos refused" "$(attack "
+	mount --make-shared $M && mkdir -p /tmp/ctr-peer && mount --bind $M /tmp/ctr-peer &&
+	cat $M/nos/hello &&
+	mount -o remount,bind,suid /tmp/ctr-peer/nos 2>/dev/null && echo lifted || echo refused")"
 t_eq remount-dev-refused "nos refused" "$(attack "
 	cat $M/nos/hello
 	mount -o remount,bind,dev $M/nos 2>/dev/null && echo lifted || echo refused")"
@@ -163,3 +159,54 @@ for i in $(seq 20); do
 	sleep 0.5
 done
 t_eq exited-container-holds-nothing 0 "$(volumes)"
+
+# --- the same first lookups against autofs-tools 5.1.8 in this boot -----------
+# Each requester reads a key nobody looked up yet under each automounter
+# (autofs-tools on /mnt/at, autofsng on $M); the table goes to the results.
+for k in r1 r2 r3 r4 r5 r6 r7 r8 r9 r10; do
+	mkdir -p $D/src/$k && echo "$k" > $D/src/$k/hello
+done
+chmod -R a+rX $D
+# served, or the error the requester saw
+try() {
+	local out
+	out=$("$@" 2>&1) && [ -n "$out" ] && { echo served; return; }
+	echo "${out##*: }" | tail -1
+}
+requesters() {
+	local m=$1
+	echo "root on the host|$(try cat $m/r1/hello)"
+	echo "root, unshare -m slave|$(try unshare -m --propagation slave cat $m/r2/hello)"
+	echo "root, unshare -m private|$(try unshare -m --propagation private cat $m/r3/hello)"
+	echo "unshare -Urm slave by root|$(try unshare -Urm --propagation slave cat $m/r4/hello)"
+	echo "unshare -Urm slave by uid 1000|$(try $AS1000 unshare -Urm --propagation slave cat $m/r5/hello)"
+	echo "unshare -Urm private by uid 1000|$(try $AS1000 unshare -Urm --propagation private cat $m/r6/hello)"
+	echo "bwrap --unshare-user by uid 1000|$(try $AS1000 bwrap --unshare-user --dev-bind / / cat $m/r7/hello)"
+	cat $m/r8/hello >/dev/null 2>&1
+	echo "uid 1000 userns, a key the host mounted|$(try $AS1000 unshare -Urm --propagation slave cat $m/r8/hello)"
+	echo "one userns shell, two keys|$(try $AS1000 unshare -Urm --propagation slave sh -c "cat $m/r9/hello >/dev/null && cat $m/r10/hello")"
+}
+: > /tmp/ctr-at.table
+if [ -x /usr/sbin/automount ]; then
+	mkdir -p /mnt/at
+	printf '/mnt/at\t/etc/auto.ctr\t--timeout=60\n' > /tmp/ctr-at.master
+	printf '[ autofs ]\ntimeout = 600\nbrowse_mode = no\nmount_wait = 10\n' > /etc/autofs.conf
+	setsid automount -f /tmp/ctr-at.master > /tmp/ctr-at.log 2>&1 &
+	AT_PID=$!
+	for i in $(seq 100); do
+		awk '$5 == "/mnt/at"' /proc/self/mountinfo | grep -q . && break
+		sleep 0.1
+	done
+	requesters /mnt/at > /tmp/ctr-at.table
+	kill -TERM $AT_PID
+	for i in $(seq 100); do kill -0 $AT_PID 2>/dev/null || break; sleep 0.1; done
+	kill -KILL $AT_PID 2>/dev/null
+	awk 'index($5, "/mnt/at") == 1 { print $5 }' /proc/self/mountinfo | sort -r | xargs -r umount -l
+fi
+requesters $M > /tmp/ctr-ng.table
+{
+	echo "requester|autofs-tools 5.1.8|autofsng"
+	paste -d'|' /tmp/ctr-ng.table /tmp/ctr-at.table 2>/dev/null |
+		awk -F'|' '{ print $1 "|" ($4 == "" ? "not run" : $4) "|" $2 }'
+} | tee /run/results/containers-table.txt
+t_eq table-autofsng-serves-all-nine 9 "$(grep -c '|served$' /tmp/ctr-ng.table)"
