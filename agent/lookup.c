@@ -364,8 +364,14 @@ static int test_resolve(struct am_ctx *ctx, const char *map, const char *key,
 		rq.rq_map = me.me_map;
 		if (!options)
 			rq.rq_options = me.me_options;
+		/* a program map runs there, as for a lookup of an indirect key */
+		if (key[0] != '/')
+			ctx->ac_mount_point = open(map, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	}
 	ret = am_resolve(ctx, &rq, rs);
+	if (ctx->ac_mount_point >= 0)
+		close(ctx->ac_mount_point);
+	ctx->ac_mount_point = -1;
 	if (ret == AM_EXIT_NOKEY)
 		am_out("map %s: no entry for key %s\n", rq.rq_map, key);
 	free(me.me_map);

@@ -190,4 +190,14 @@ fi
 # a map no source has is its own error, not "no entry for key"
 expect map-not-found 8 "map auto.nosuch: not found in any source" $AUTOFS test auto.nosuch alice
 expect map-found-no-key 3 "no entry for key nobody" $AUTOFS test auto.proj nobody
+
+# `autofs test MOUNTPOINT KEY` runs a program map in the mount point, as a
+# lookup does (and autofs-tools): the map learns which trigger asked
+mkdir -p "$T/mp/prog"
+printf '#!/bin/sh\necho "-fstype=nfs 10.255.0.6:/export/$(basename "$PWD")/$1"\n' > "$T/auto.pwd"
+chmod 755 "$T/auto.pwd"
+printf '%s\t%s\n' "$T/mp/prog" "$T/auto.pwd" > "$T/auto.master.pwd"
+printf '[general]\nmaster = %s\nsources = files\n' "$T/auto.master.pwd" > "$T/pwd.conf"
+expect test-program-in-mount-point 0 "from 10.255.0.6:/export/prog/k" \
+	env AUTOFS_AGENT_CONF="$T/pwd.conf" $AUTOFS test "$T/mp/prog" k
 finish
