@@ -101,6 +101,17 @@ t_eq remount-own-mount-allowed "lifted" "$(attack "
 t_eq remount-suid-refused "nos refused" "$(attack "
 	cat $M/nos/hello
 	mount -o remount,bind,suid $M/nos 2>/dev/null && echo lifted || echo refused")"
+# what the host made for it the container cannot undo, move or re-time
+t_eq umount-refused "a10 kept" "$(attack "
+	cat $M/a10/hello
+	umount $M/a10 2>/dev/null || umount -l $M/a10 2>/dev/null
+	grep -q ' $M/a10 ' /proc/self/mountinfo && echo kept || echo undone")"
+t_eq move-refused "a10 refused" "$(attack "
+	cat $M/a10/hello; mkdir -p /tmp/ctr-mv2
+	mount --move $M/a10 /tmp/ctr-mv2 2>/dev/null && echo moved || echo refused")"
+t_eq setexpire-refused "a10 EPERM" "$(attack "
+	cat $M/a10/hello
+	$BUILDDIR/test/qemu/progs/mfd setexpire $M/a10 none 2>&1 | grep -o EPERM || echo allowed")"
 # its copy made shared with a peer of its own: the peer's copy is locked too
 t_eq peer-copy-remount-refused "nos refused" "$(attack "
 	mount --make-shared $M && mkdir -p /tmp/ctr-peer && mount --bind $M /tmp/ctr-peer &&
@@ -115,6 +126,14 @@ t_eq offset-not-uncovered "refused" "$(attack "
 	ls $M/m/off >/dev/null
 	umount $M/m/off 2>/dev/null
 	umount $M/m/off 2>/dev/null
+	cat $M/m/off/secret 2>/dev/null || echo refused")"
+# nor expired away: a 1-second policy on the locked trigger is refused
+MFD=$BUILDDIR/test/qemu/progs/mfd
+t_eq offset-not-expired-away "refused" "$(attack "
+	ls $M/m/off >/dev/null
+	umount $M/m/off 2>/dev/null
+	$MFD setexpire $M/m/off mount 1 >/dev/null 2>&1
+	sleep 4
 	cat $M/m/off/secret 2>/dev/null || echo refused")"
 t_eq offset-not-moved "refused" "$(attack "
 	ls $M/m/off >/dev/null; mkdir -p /tmp/ctr-mv
