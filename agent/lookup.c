@@ -111,6 +111,20 @@ static int lookup_mount_point(const struct am_request *rq, int mountfd)
 	return fd;
 }
 
+/* am_resolve() with program maps run in MOUNT_POINT (an fd it closes, or -1). */
+static int resolve_in(struct am_ctx *ctx, int mount_point, const struct am_request *rq,
+		      struct am_resolved *rs)
+{
+	int ret;
+
+	ctx->ac_mount_point = mount_point;
+	ret = am_resolve(ctx, rq, rs);
+	if (mount_point >= 0)
+		close(mount_point);
+	ctx->ac_mount_point = -1;
+	return ret;
+}
+
 int am_cmd_lookup(struct am_ctx *ctx)
 {
 	struct am_plan lp = { .lp_fd = -1 };
@@ -126,11 +140,7 @@ int am_cmd_lookup(struct am_ctx *ctx)
 		ret = AM_EXIT_USAGE;
 		goto close_fds;
 	}
-	ctx->ac_mount_point = lookup_mount_point(&rq, mountfd);
-	ret = am_resolve(ctx, &rq, &rs);
-	if (ctx->ac_mount_point >= 0)
-		close(ctx->ac_mount_point);
-	ctx->ac_mount_point = -1;
+	ret = resolve_in(ctx, lookup_mount_point(&rq, mountfd), &rq, &rs);
 	if (!ret) {
 		ret = am_plan_make(&rs.rs_entry, rq.rq_offset, &lp);
 		planned = true;
@@ -348,6 +358,7 @@ static int test_resolve(struct am_ctx *ctx, const char *map, const char *key,
 			const char *options, struct am_resolved *rs)
 {
 	struct am_master_entry me = { 0 };
+	int mp = -1;
 	struct am_request rq = {
 		.rq_map = map, .rq_key = key, .rq_offset = "/",
 		.rq_options = options ? options : "",
@@ -366,12 +377,9 @@ static int test_resolve(struct am_ctx *ctx, const char *map, const char *key,
 			rq.rq_options = me.me_options;
 		/* a program map runs there, as for a lookup of an indirect key */
 		if (key[0] != '/')
-			ctx->ac_mount_point = open(map, O_PATH | O_DIRECTORY | O_CLOEXEC);
+			mp = open(map, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	}
-	ret = am_resolve(ctx, &rq, rs);
-	if (ctx->ac_mount_point >= 0)
-		close(ctx->ac_mount_point);
-	ctx->ac_mount_point = -1;
+	ret = resolve_in(ctx, mp, &rq, rs);
 	if (ret == AM_EXIT_NOKEY)
 		am_out("map %s: no entry for key %s\n", rq.rq_map, key);
 	free(me.me_map);

@@ -80,16 +80,17 @@ static int generic_source(struct generic_ctx *g)
 {
 	const struct am_host *h = g->req->mr_host;
 	const char *loc = g->req->mr_locs[0].al_path;
+	bool probe = !strcmp(g->fstype, "auto");
 	char err[256] = "out of memory";
 	int ret;
 
-	if (!strcmp(g->fstype, "auto") && loc[0] != '/' && !am_device_tag(loc)) {
+	if (probe && loc[0] != '/' && !am_device_tag(loc)) {
 		h->ah_log(h->ah_ctx, LOG_ERR, "auto mount of %s: fstype=auto needs a device "
 			  "(a path or LABEL=, UUID=, PARTUUID=, PARTLABEL=)", loc);
 		return -EINVAL;
 	}
 	ret = am_blkdev_resolve(loc, &g->source, err, sizeof(err));
-	if (!ret && !strcmp(g->fstype, "auto")) {
+	if (!ret && probe) {
 		ret = am_blkdev_fstype(g->source, g->probed, sizeof(g->probed), err, sizeof(err));
 		if (!ret)
 			g->fstype = g->probed;
