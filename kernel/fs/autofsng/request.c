@@ -23,6 +23,17 @@
  * Requests are hashed by trap dentry.  The negative cache is hashed by
  * key and bounded by fs.autofsng.negative_max per superblock: a new
  * entry beyond it evicts the oldest.  Both live under sbi->lock.
+ *
+ * A negative entry holds for every mount of the superblock only when it
+ * is the map's answer (no such key, no map, a malformed entry, a source
+ * down: what the agent decides before it joins the requester's namespace)
+ * to a requester of the initial user namespace.  Any other failure, and
+ * any failure of a container's request, holds for the requester's mount
+ * alone: a container whose copy refuses the attach (a full mount-max, a
+ * mount stacked on the trap) must not make the key fail for the host.
+ * Such an entry names its mount by address only and never dereferences
+ * it; a later mount at the same address inherits at most negative_timeout
+ * of failure, as every namespace did before.
  */
 #define pr_fmt(fmt) "autofsng: " fmt
 
@@ -47,12 +58,14 @@ struct autofsng_request {
 	struct hlist_node	node;		/* sbi->requests, sbi->lock */
 	struct path		path;		/* the trap, requester's mount */
 	char			*key;
+	bool			host;		/* requester in init_user_ns */
 };
 
 /* A key that recently failed; under sbi->lock. */
 struct autofsng_negative {
 	struct hlist_node	node;		/* sbi->negative_hash */
 	struct list_head	list;		/* sbi->negative, oldest first */
+	const struct vfsmount	*mnt;		/* NULL: every mount; identity only */
 	unsigned long		expires;	/* jiffies */
 	u32			hash;
 	unsigned int		len;
@@ -78,9 +91,11 @@ void autofsng_request_init(struct autofsng_sb_info *sbi)
 }
 
 static u32 autofsng_negative_hash(struct autofsng_sb_info *sbi,
-				  const struct qstr *name)
+				  const struct qstr *name,
+				  const struct vfsmount *mnt)
 {
-	return full_name_hash(sbi, name->name, name->len);
+	return full_name_hash(mnt ? (const void *)mnt : sbi, name->name,
+			      name->len);
 }
 
 /* Called with sbi->lock held. */
@@ -94,43 +109,58 @@ static void autofsng_negative_drop(struct autofsng_sb_info *sbi,
 	kfree(neg);
 }
 
-/* Called with sbi->lock held. */
+/* The entry of @name for @mnt (NULL: every mount); sbi->lock held. */
 static struct autofsng_negative *
 autofsng_negative_find(struct autofsng_sb_info *sbi, const struct qstr *name,
-		       u32 hash)
+		       const struct vfsmount *mnt)
 {
+	u32 hash = autofsng_negative_hash(sbi, name, mnt);
 	struct autofsng_negative *neg;
 
 	hash_for_each_possible(sbi->negative_hash, neg, node, hash) {
-		if (neg->hash == hash && neg->len == name->len &&
+		if (neg->hash == hash && neg->mnt == mnt &&
+		    neg->len == name->len &&
 		    !memcmp(neg->name, name->name, name->len))
 			return neg;
 	}
 	return NULL;
 }
 
+/* Whether @name has a live entry for @mnt; sbi->lock held. */
+static bool autofsng_negative_live(struct autofsng_sb_info *sbi,
+				   const struct qstr *name,
+				   const struct vfsmount *mnt)
+{
+	struct autofsng_negative *neg = autofsng_negative_find(sbi, name, mnt);
+
+	if (!neg)
+		return false;
+	if (time_before(jiffies, neg->expires))
+		return true;
+	autofsng_negative_drop(sbi, neg);
+	return false;
+}
+
 /**
  * autofsng_negative_cached - whether a key failed within negative_timeout
  * @sbi: the superblock
  * @name: the key
+ * @mnt: the requester's mount, or NULL to ask about every mount's entries
+ *	 only
  *
  * An expired entry found is freed.
  *
- * Return: true while the key is negative.
+ * Return: true while the key is negative for @mnt.
  */
 bool autofsng_negative_cached(struct autofsng_sb_info *sbi,
-			      const struct qstr *name)
+			      const struct qstr *name,
+			      const struct vfsmount *mnt)
 {
-	u32 hash = autofsng_negative_hash(sbi, name);
-	struct autofsng_negative *neg;
-	bool found = false;
+	bool found;
 
 	spin_lock(&sbi->lock);
-	neg = autofsng_negative_find(sbi, name, hash);
-	if (neg && time_after_eq(jiffies, neg->expires))
-		autofsng_negative_drop(sbi, neg);
-	else if (neg)
-		found = true;
+	found = autofsng_negative_live(sbi, name, NULL) ||
+		(mnt && autofsng_negative_live(sbi, name, mnt));
 	spin_unlock(&sbi->lock);
 	return found;
 }
@@ -152,7 +182,8 @@ static void autofsng_negative_trim(struct autofsng_sb_info *sbi,
 }
 
 static void autofsng_negative_add(struct autofsng_sb_info *sbi,
-				  const struct qstr *name)
+				  const struct qstr *name,
+				  const struct vfsmount *mnt)
 {
 	unsigned int timeout = READ_ONCE(sbi->negative_timeout);
 	unsigned int max = autofsng_negative_max();
@@ -165,10 +196,11 @@ static void autofsng_negative_add(struct autofsng_sb_info *sbi,
 		return;
 	neg->len = name->len;
 	memcpy(neg->name, name->name, name->len);
-	neg->hash = autofsng_negative_hash(sbi, name);
+	neg->hash = autofsng_negative_hash(sbi, name, mnt);
+	neg->mnt = mnt;
 	neg->expires = jiffies + autofsng_secs_to_jiffies(timeout);
 	spin_lock(&sbi->lock);
-	old = autofsng_negative_find(sbi, name, neg->hash);
+	old = autofsng_negative_find(sbi, name, mnt);
 	if (old)
 		autofsng_negative_drop(sbi, old);
 	autofsng_negative_trim(sbi, max);
@@ -242,6 +274,23 @@ static void autofsng_request_log(struct autofsng_request *req, int status)
 				    autofsng_exit_names[AUTOFSNG_EXIT_OK]);
 }
 
+/*
+ * The mount a failure holds for: NULL (every mount) when it is the map's
+ * answer to a host requester, else the requester's own.
+ */
+static const struct vfsmount *
+autofsng_failure_scope(struct autofsng_request *req, int status)
+{
+	unsigned int code = (status >> 8) & 0xff;
+
+	if (req->host && status > 0 && !(status & 0x7f) &&
+	    (code == AUTOFSNG_EXIT_NOKEY || code == AUTOFSNG_EXIT_NOMAP ||
+	     code == AUTOFSNG_EXIT_MALFORMED || code == AUTOFSNG_EXIT_UNAVAIL ||
+	     code == AUTOFSNG_EXIT_USAGE))
+		return NULL;
+	return req->path.mnt;
+}
+
 /* The agent has exited: publish the outcome, then leave the table. */
 static void autofsng_request_finish(struct autofsng_helper *h)
 {
@@ -250,12 +299,18 @@ static void autofsng_request_finish(struct autofsng_helper *h)
 	struct autofsng_sb_info *sbi = h->sbi;
 	struct dentry *dentry = req->path.dentry;
 	bool mounted = path_is_mountpoint(&req->path);
+	const struct vfsmount *scope;
 
 	if (h->status != AUTOFSNG_CANCELLED && (h->status || !mounted)) {
 		autofsng_request_log(req, h->status);
-		autofsng_negative_add(sbi, &dentry->d_name);
-		/* Forget the key unless some namespace has it mounted. */
-		if (!IS_ROOT(dentry) && !d_mountpoint(dentry))
+		scope = autofsng_failure_scope(req, h->status);
+		autofsng_negative_add(sbi, &dentry->d_name, scope);
+		/*
+		 * A key that failed everywhere is forgotten unless some
+		 * namespace has it mounted; one that failed in one mount
+		 * stays, for the others' requests that may be running on it.
+		 */
+		if (!scope && !IS_ROOT(dentry) && !d_mountpoint(dentry))
 			d_drop(dentry);
 	}
 	spin_lock(&sbi->lock);
@@ -350,6 +405,7 @@ autofsng_request_alloc(struct autofsng_sb_info *sbi, const struct path *path)
 	INIT_HLIST_NODE(&req->node);
 	req->path = *path;
 	path_get(&req->path);
+	req->host = current_user_ns() == &init_user_ns;
 	err = autofsng_helper_init_common(&req->helper, sbi, "lookup");
 	/* The status carries a preparation failure to autofsng_helper_run. */
 	req->helper.status = err;
@@ -442,7 +498,7 @@ autofsng_request_get(struct autofsng_sb_info *sbi, struct path *path,
 		return req;
 	if (path_is_mountpoint(path))
 		return NULL;
-	if (autofsng_negative_cached(sbi, &path->dentry->d_name) ||
+	if (autofsng_negative_cached(sbi, &path->dentry->d_name, path->mnt) ||
 	    autofsng_key_refused(sbi, &path->dentry->d_name))
 		return ERR_PTR(-ENOENT);
 
