@@ -90,12 +90,18 @@ series_list() {
 }
 
 # Overlay files: kernel/<dir>/X becomes <dir>/X in the tree.
+# kernel/patches/KVER/overlay.exclude names the ones a kernel does not take
+# (6.12 has no mountfd(2), so no <linux/mountfd.h>).
 overlay_files() {
-	local d
+	local d exclude=$patchdir/overlay.exclude
 	for d in fs include Documentation; do
 		[ -d "$top/kernel/$d" ] || continue
 		(cd "$top/kernel" && find "$d" -type f ! -name '.*')
-	done
+	done | if [ -f "$exclude" ]; then
+		grep -v -x -F -f <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$exclude")
+	else
+		cat
+	fi
 }
 
 # What differs between the kernels, for kernel/fs: kernel/compat/KVER/X
