@@ -111,6 +111,30 @@ static int lookup_mount_point(const struct am_request *rq, int mountfd)
 	return fd;
 }
 
+/*
+ * Join the requester's mount namespace.  A sanitizer build (the tests') looks
+ * for leaks at exit through /proc/self, which in a container that mounted a
+ * procfs of its own (podman) names nobody, and then fails the run: such a
+ * build keeps its namespace in *HOME to go back to (leave_requester()).
+ */
+static int join_requester(int nsfd, int *home)
+{
+	*home = -1;
+#ifdef __SANITIZE_ADDRESS__
+	*home = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+#endif
+	return setns(nsfd, CLONE_NEWNS);
+}
+
+static void leave_requester(int home)
+{
+	if (home < 0)
+		return;
+	if (setns(home, CLONE_NEWNS))
+		am_log(LOG_ERR, "returning to the agent's mount namespace: %s", strerror(errno));
+	close(home);
+}
+
 /* am_resolve() with program maps run in MOUNT_POINT (an fd it closes, or -1). */
 static int resolve_in(struct am_ctx *ctx, int mount_point, const struct am_request *rq,
 		      struct am_resolved *rs)
@@ -131,7 +155,7 @@ int am_cmd_lookup(struct am_ctx *ctx)
 	struct am_resolved rs = { 0 };
 	struct am_request rq;
 	long long t0 = am_now_ms();
-	int mountfd, nsfd, ret;
+	int mountfd, nsfd, home = -1, ret;
 	bool planned = false;
 
 	mountfd = env_fd("MOUNTFD", true);
@@ -161,7 +185,7 @@ int am_cmd_lookup(struct am_ctx *ctx)
 		am_expiry_present();
 	if (!ret && nsfd >= 0)
 		am_log_seal();
-	if (!ret && nsfd >= 0 && setns(nsfd, CLONE_NEWNS)) {
+	if (!ret && nsfd >= 0 && join_requester(nsfd, &home)) {
 		am_log(LOG_ERR, "map %s: key %s: joining the requester's mount namespace: %s",
 		       rq.rq_map, rq.rq_key, strerror(errno));
 		ret = AM_EXIT_MOUNT;
@@ -173,6 +197,7 @@ int am_cmd_lookup(struct am_ctx *ctx)
 	if (planned)
 		am_plan_free(&lp);
 	am_resolved_free(&rs);
+	leave_requester(home);
 close_fds:
 	if (mountfd >= 0)
 		close(mountfd);
