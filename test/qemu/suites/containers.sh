@@ -5,8 +5,10 @@
 # bwrap --unshare-user, a key the host had mounted, two keys from one
 # shell, $USER, an NFS home from the in-guest knfsd, a multi-mount.  Then
 # what the container's root tries: lifting nosuid, taking a multi-mount
-# apart, planting its own maps and agent, crafted keys.  Expiry in the
-# container, and nothing held once it exits.
+# apart, planting its own maps and agent, crafted keys, a mount stacked on
+# the trap while the agent runs, a failure of its own copy.  podman
+# rootless: served from an imported image, its subordinate users charged to
+# the user who runs it.  Expiry in the container, and nothing held once it exits.
 . "$TOP/test/qemu/lib.sh"
 
 AGENT=/sbin/autofs
@@ -25,13 +27,15 @@ cleanup() {
 	autofs stop >/dev/null 2>&1
 	awk -v m="$M/" 'index($5, m) == 1 { print $5 }' /proc/self/mountinfo | sort -r |
 		xargs -r umount -l
-	rm -rf "$D" /etc/auto.ctr /tmp/ctr-*
+	pkill -KILL -u 1000; pkill -KILL -f catatonit
+	umount /etc/subuid /etc/subgid 2>/dev/null
+	rm -rf "$D" /etc/auto.ctr /etc/auto.ctrprog /tmp/ctr-*
 }
 trap cleanup EXIT
 
 lookups() { suite_log | grep -c "lookup map=.* key=$1 "; }
 
-for k in a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 nos m; do
+for k in a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 nos m pd1 pd2 pd3 r11; do
 	mkdir -p $D/src/$k && echo "$k" > $D/src/$k/hello
 done
 mkdir -p $D/users/$U $D/users/root $D/src/m/off
@@ -42,8 +46,22 @@ nfs_server_start /export/homes
 mkdir -p "$NFS_ROOT/export/homes/alice"
 echo "home of alice" > "$NFS_ROOT/export/homes/alice/hello"
 
+# uid 1000's subordinate IDs, as a site gives them for podman (newuidmap)
+printf '%s:200000:65536\n' "$U" > /tmp/ctr-subid
+mount --bind /tmp/ctr-subid /etc/subuid && mount --bind /tmp/ctr-subid /etc/subgid
 printf '[general]\nbrowse = no\n' > /etc/autofs-agent.conf
 printf '%s\t/etc/auto.ctr\t--timeout=3\n' $M > /etc/auto.master
+# a program map that takes 2 s and logs when each of its runs starts and ends
+P=/mnt/ctrp
+printf '%s\tprogram:/etc/auto.ctrprog\t--timeout=3 --trusted-program\n' $P >> /etc/auto.master
+cat > /etc/auto.ctrprog <<PROG
+#!/bin/sh
+echo "start \$1 \$(date +%s%N)" >> /tmp/ctr-prog.log
+sleep 2
+echo "end \$1 \$(date +%s%N)" >> /tmp/ctr-prog.log
+echo "-fstype=bind,nosuid,nodev :$D/src/a1"
+PROG
+chmod 755 /etc/auto.ctrprog
 cat > /etc/auto.ctr <<MAP
 me	-fstype=bind	:$D/users/\$USER
 nos	-fstype=bind,nosuid,nodev	:$D/src/nos
@@ -52,7 +70,7 @@ m	/ -fstype=bind :$D/src/m \\
 home	-fstype=nfs,vers=4.2	127.0.0.1:/export/homes/alice
 *	-fstype=bind	:$D/src/&
 MAP
-mkdir -p $M
+mkdir -p $M $P
 autofs stop >/dev/null 2>&1	# triggers an earlier suite of this boot left
 t_ok start autofs start
 
@@ -154,8 +172,77 @@ t_eq planted-files-unused "a8 no" "$(attack "
 	cat $M/a8/hello; test -e /tmp/ctr-evil-agent-ran && echo ran || echo no")"
 t_eq planted-passwd-unused "home of $U" "$(attack "
 	mount --bind /tmp/ctr-passwd /etc/passwd; cat $M/me/hello")"
+# a mount it stacks on the trap while the agent runs, below or above the
+# served one (nosuid): one umount takes its own tmpfs or nothing, and the
+# served mount stays, locked
+t_eq stacked-during-agent "a1 refused" "$(attack "
+	cat $P/stack/hello >/dev/null & sleep 1
+	mount -t tmpfs none $P/stack 2>/dev/null; wait
+	umount $P/stack 2>/dev/null
+	cat $P/stack/hello
+	mount -o remount,bind,suid $P/stack 2>/dev/null && echo lifted || echo refused")"
+# a failure of its own copy is its own: at fs.mount-max the attach fails
+# there, and the host is served the same key at once (not negative-cached)
+MAXM=$(cat /proc/sys/fs/mount-max)
+echo $(( $(wc -l < /proc/self/mountinfo) + 30 )) > /proc/sys/fs/mount-max
+t_eq full-copy-fails "fails" "$(attack "
+	mkdir -p /tmp/ctr-fill
+	while mount -t tmpfs none /tmp/ctr-fill 2>/dev/null; do :; done
+	cat $M/a11/hello 2>/dev/null || echo fails")"
+echo "$MAXM" > /proc/sys/fs/mount-max
+t_eq full-copy-failure-not-host a11 "$(cat $M/a11/hello 2>&1)"
+t_eq full-copy-failure-not-others a11 "$($AS1000 unshare -Urm cat $M/a11/hello 2>&1)"
 t_ok crafted-key-refused sh -c "! $AS1000 unshare -Urm cat '$M/-o/hello' 2>/dev/null"
 t_eq crafted-key-no-agent 0 "$(lookups '-o')"
+
+# --- podman rootless, an image imported from a tarball -------------------------
+# podman's own defaults but for what the guest lacks: no network, no registry,
+# no systemd (cgroupfs, vfs storage in a scratch home)
+PH=/tmp/ctr-pod
+mkdir -p $PH/run /tmp/ctr-img/bin && chown -R 1000:1000 $PH && chmod 700 $PH/run
+cp /bin/busybox /tmp/ctr-img/bin/
+for c in sh cat grep umount mount su; do ln -sf busybox /tmp/ctr-img/bin/$c; done
+mkdir -p /tmp/ctr-img/proc /tmp/ctr-img/dev /tmp/ctr-img/sys /tmp/ctr-img/tmp /tmp/ctr-img/mnt \
+	/tmp/ctr-img/etc
+printf 'root:x:0:0::/:/bin/sh\nu1:x:1:1::/:/bin/sh\nu2:x:2:2::/:/bin/sh\n' > /tmp/ctr-img/etc/passwd
+printf 'root:x:0:\nu1:x:1:\nu2:x:2:\n' > /tmp/ctr-img/etc/group
+tar -C /tmp/ctr-img -cf /tmp/ctr-img.tar . && chmod 644 /tmp/ctr-img.tar
+pod() {
+	$AS1000 env HOME=$PH XDG_RUNTIME_DIR=$PH/run podman --storage-driver vfs \
+		--root $PH/storage --runroot $PH/run/storage --cgroup-manager cgroupfs \
+		--events-backend file "$@"
+}
+podrun() { pod run --rm --pull never --network none "$@"; }
+t_ok podman-import pod import --quiet /tmp/ctr-img.tar localhost/ctr
+t_eq podman-private-volume pd1 "$(podrun -v $M:$M localhost/ctr cat $M/pd1/hello 2>&1)"
+t_eq podman-rslave-volume pd2 "$(podrun -v $M:$M:rslave localhost/ctr cat $M/pd2/hello 2>&1)"
+t_eq podman-is-host-user "home of $U" "$(podrun -v $M:$M localhost/ctr cat $M/me/hello 2>&1)"
+t_eq podman-nfs-home "home of alice" "$(podrun -v $M:$M localhost/ctr cat $M/home/hello 2>&1)"
+# its root, even with CAP_SYS_ADMIN, cannot take the served mount away
+t_eq podman-umount-refused "pd3 1" "$(podrun --cap-add SYS_ADMIN -v $M:$M localhost/ctr sh -c "
+	cat $M/pd3/hello; umount $M/pd3 2>/dev/null || umount -l $M/pd3 2>/dev/null
+	grep -c ' $M/pd3 ' /proc/self/mountinfo" 2>&1 | paste -sd' ')"
+# and every one of those lookups ended well: the kernel logged no failure
+t_eq podman-lookups-not-failed 0 "$(dmesg | grep -c "lookup of key 'pd[123]' .*failed")"
+
+# subordinate users of one container (podman's users 1 and 2 are host uids
+# 200000 and 200001) are charged to the user who owns it: with one agent per
+# user their lookups run in turn, and (the control) with two at once
+PERUSER=$(cat /proc/sys/fs/autofsng/max_agents_per_user)
+subuid_pair() {
+	rm -f /tmp/ctr-prog.log
+	podrun -v $P:$P localhost/ctr sh -c "
+		su -s /bin/sh u1 -c 'cat $P/$1/hello' > /dev/null &
+		su -s /bin/sh u2 -c 'cat $P/$2/hello' > /dev/null &
+		wait" 2>&1
+	sort -k3n /tmp/ctr-prog.log | awk '{ print $1 }' | paste -sd' '
+}
+echo 1 > /proc/sys/fs/autofsng/max_agents_per_user
+t_eq podman-subuids-one-owner "start end start end" "$(subuid_pair sub1 sub2)"
+echo 2 > /proc/sys/fs/autofsng/max_agents_per_user
+t_eq podman-subuids-control-two-agents "start start end end" "$(subuid_pair sub3 sub4)"
+echo "$PERUSER" > /proc/sys/fs/autofsng/max_agents_per_user
+t_ok podman-subuids-uid-logged logged "key=sub1 .*uid=20000[01] "
 
 # --- expiry in the container, and nothing left when it exits ------------------
 
@@ -182,7 +269,7 @@ t_eq exited-container-holds-nothing 0 "$(volumes)"
 # --- the same first lookups against autofs-tools 5.1.8 in this boot -----------
 # Each requester reads a key nobody looked up yet under each automounter
 # (autofs-tools on /mnt/at, autofsng on $M); the table goes to the results.
-for k in r1 r2 r3 r4 r5 r6 r7 r8 r9 r10; do
+for k in r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12; do
 	mkdir -p $D/src/$k && echo "$k" > $D/src/$k/hello
 done
 chmod -R a+rX $D
@@ -204,6 +291,8 @@ requesters() {
 	cat $m/r8/hello >/dev/null 2>&1
 	echo "uid 1000 userns, a key the host mounted|$(try $AS1000 unshare -Urm --propagation slave cat $m/r8/hello)"
 	echo "one userns shell, two keys|$(try $AS1000 unshare -Urm --propagation slave sh -c "cat $m/r9/hello >/dev/null && cat $m/r10/hello")"
+	echo "podman rootless, -v (private)|$(try podrun -v $m:$m localhost/ctr cat $m/r11/hello)"
+	echo "podman rootless, -v :rslave|$(try podrun -v $m:$m:rslave localhost/ctr cat $m/r12/hello)"
 }
 : > /tmp/ctr-at.table
 if [ -x /usr/sbin/automount ]; then
@@ -228,4 +317,4 @@ requesters $M > /tmp/ctr-ng.table
 	paste -d'|' /tmp/ctr-ng.table /tmp/ctr-at.table 2>/dev/null |
 		awk -F'|' '{ print $1 "|" ($4 == "" ? "not run" : $4) "|" $2 }'
 } | tee /run/results/containers-table.txt
-t_eq table-autofsng-serves-all-nine 9 "$(grep -c '|served$' /tmp/ctr-ng.table)"
+t_eq table-autofsng-serves-all-eleven 11 "$(grep -c '|served$' /tmp/ctr-ng.table)"
