@@ -192,8 +192,7 @@ struct vfsmount *autofsng_request_mount(struct path *path);
 int autofsng_request_wait(const struct path *path);
 void autofsng_request_init(struct autofsng_sb_info *sbi);
 bool autofsng_negative_cached(struct autofsng_sb_info *sbi,
-			      const struct qstr *name,
-			      const struct vfsmount *mnt);
+			      const struct qstr *name, u64 ns);
 void autofsng_negative_free(struct autofsng_sb_info *sbi);
 
 /* helper.c */

@@ -24,16 +24,21 @@
  * key and bounded by fs.autofsng.negative_max per superblock: a new
  * entry beyond it evicts the oldest.  Both live under sbi->lock.
  *
- * A negative entry holds for every mount of the superblock only when it
- * is the map's answer (no such key, no map, a malformed entry, a source
- * down: what the agent decides before it joins the requester's namespace)
- * to a requester of the initial user namespace.  Any other failure, and
- * any failure of a container's request, holds for the requester's mount
- * alone: a container whose copy refuses the attach (a full mount-max, a
- * mount stacked on the trap) must not make the key fail for the host.
- * Such an entry names its mount by address only and never dereferences
- * it; a later mount at the same address inherits at most negative_timeout
- * of failure, as every namespace did before.
+ * A negative entry holds for every mount namespace only when it is the
+ * map's answer (no such key, no map, a malformed entry, a source down:
+ * what the agent decides before it joins the requester's namespace; for a
+ * program map, its answer to whoever asked, as autofs-tools caches it) to
+ * a requester of the initial user namespace.  Any other failure, and any
+ * failure of a container's request, holds for the requester's mount
+ * namespace alone, named by its sequence number, which no later namespace
+ * reuses: a container whose copy refuses the attach (a full mount-max, a
+ * mount stacked on the trap) must not make the key fail for the host or
+ * for a namespace made after it.
+ *
+ * The agent mounts only in the walker's own mount namespace, so a walk
+ * that reaches a trap through a mount of another one (a file descriptor
+ * or /proc/PID/root from outside) fails with EXDEV before any request:
+ * it would run an agent that cannot attach, for a mount it does not own.
  */
 #define pr_fmt(fmt) "autofsng: " fmt
 
@@ -51,6 +56,9 @@
 #include <linux/hashtable.h>
 #include <linux/sched/signal.h>
 #include <linux/stringhash.h>
+#include <linux/hash.h>
+#include <linux/nsproxy.h>
+#include "../mount.h"
 #include "autofsng_i.h"
 
 struct autofsng_request {
@@ -58,6 +66,7 @@ struct autofsng_request {
 	struct hlist_node	node;		/* sbi->requests, sbi->lock */
 	struct path		path;		/* the trap, requester's mount */
 	char			*key;
+	u64			ns;		/* requester's mount namespace seq */
 	bool			host;		/* requester in init_user_ns */
 };
 
@@ -65,7 +74,7 @@ struct autofsng_request {
 struct autofsng_negative {
 	struct hlist_node	node;		/* sbi->negative_hash */
 	struct list_head	list;		/* sbi->negative, oldest first */
-	const struct vfsmount	*mnt;		/* NULL: every mount; identity only */
+	u64			ns;		/* mount namespace seq; 0: every one */
 	unsigned long		expires;	/* jiffies */
 	u32			hash;
 	unsigned int		len;
@@ -91,11 +100,25 @@ void autofsng_request_init(struct autofsng_sb_info *sbi)
 }
 
 static u32 autofsng_negative_hash(struct autofsng_sb_info *sbi,
-				  const struct qstr *name,
-				  const struct vfsmount *mnt)
+				  const struct qstr *name, u64 ns)
 {
-	return full_name_hash(mnt ? (const void *)mnt : sbi, name->name,
-			      name->len);
+	u32 hash = full_name_hash(sbi, name->name, name->len);
+
+	return ns ? hash ^ hash_64(ns, 32) : hash;
+}
+
+/*
+ * The sequence number of the walker's mount namespace when @path's mount
+ * is in it (never 0: anonymous namespaces have 0, and no task is in one),
+ * else 0.
+ */
+static u64 autofsng_walker_ns(const struct path *path)
+{
+	struct nsproxy *nsp = current->nsproxy;
+
+	if (!nsp || READ_ONCE(real_mount(path->mnt)->mnt_ns) != nsp->mnt_ns)
+		return 0;
+	return nsp->mnt_ns->seq;
 }
 
 /* Called with sbi->lock held. */
@@ -109,16 +132,16 @@ static void autofsng_negative_drop(struct autofsng_sb_info *sbi,
 	kfree(neg);
 }
 
-/* The entry of @name for @mnt (NULL: every mount); sbi->lock held. */
+/* The entry of @name for namespace @ns (0: every one); sbi->lock held. */
 static struct autofsng_negative *
 autofsng_negative_find(struct autofsng_sb_info *sbi, const struct qstr *name,
-		       const struct vfsmount *mnt)
+		       u64 ns)
 {
-	u32 hash = autofsng_negative_hash(sbi, name, mnt);
+	u32 hash = autofsng_negative_hash(sbi, name, ns);
 	struct autofsng_negative *neg;
 
 	hash_for_each_possible(sbi->negative_hash, neg, node, hash) {
-		if (neg->hash == hash && neg->mnt == mnt &&
+		if (neg->hash == hash && neg->ns == ns &&
 		    neg->len == name->len &&
 		    !memcmp(neg->name, name->name, name->len))
 			return neg;
@@ -126,12 +149,11 @@ autofsng_negative_find(struct autofsng_sb_info *sbi, const struct qstr *name,
 	return NULL;
 }
 
-/* Whether @name has a live entry for @mnt; sbi->lock held. */
+/* Whether @name has a live entry for @ns; sbi->lock held. */
 static bool autofsng_negative_live(struct autofsng_sb_info *sbi,
-				   const struct qstr *name,
-				   const struct vfsmount *mnt)
+				   const struct qstr *name, u64 ns)
 {
-	struct autofsng_negative *neg = autofsng_negative_find(sbi, name, mnt);
+	struct autofsng_negative *neg = autofsng_negative_find(sbi, name, ns);
 
 	if (!neg)
 		return false;
@@ -145,22 +167,21 @@ static bool autofsng_negative_live(struct autofsng_sb_info *sbi,
  * autofsng_negative_cached - whether a key failed within negative_timeout
  * @sbi: the superblock
  * @name: the key
- * @mnt: the requester's mount, or NULL to ask about every mount's entries
- *	 only
+ * @ns: the sequence number of the requester's mount namespace, or 0 to
+ *	ask about the entries of every namespace only
  *
  * An expired entry found is freed.
  *
- * Return: true while the key is negative for @mnt.
+ * Return: true while the key is negative for @ns.
  */
 bool autofsng_negative_cached(struct autofsng_sb_info *sbi,
-			      const struct qstr *name,
-			      const struct vfsmount *mnt)
+			      const struct qstr *name, u64 ns)
 {
 	bool found;
 
 	spin_lock(&sbi->lock);
-	found = autofsng_negative_live(sbi, name, NULL) ||
-		(mnt && autofsng_negative_live(sbi, name, mnt));
+	found = autofsng_negative_live(sbi, name, 0) ||
+		(ns && autofsng_negative_live(sbi, name, ns));
 	spin_unlock(&sbi->lock);
 	return found;
 }
@@ -182,8 +203,7 @@ static void autofsng_negative_trim(struct autofsng_sb_info *sbi,
 }
 
 static void autofsng_negative_add(struct autofsng_sb_info *sbi,
-				  const struct qstr *name,
-				  const struct vfsmount *mnt)
+				  const struct qstr *name, u64 ns)
 {
 	unsigned int timeout = READ_ONCE(sbi->negative_timeout);
 	unsigned int max = autofsng_negative_max();
@@ -196,11 +216,11 @@ static void autofsng_negative_add(struct autofsng_sb_info *sbi,
 		return;
 	neg->len = name->len;
 	memcpy(neg->name, name->name, name->len);
-	neg->hash = autofsng_negative_hash(sbi, name, mnt);
-	neg->mnt = mnt;
+	neg->hash = autofsng_negative_hash(sbi, name, ns);
+	neg->ns = ns;
 	neg->expires = jiffies + autofsng_secs_to_jiffies(timeout);
 	spin_lock(&sbi->lock);
-	old = autofsng_negative_find(sbi, name, mnt);
+	old = autofsng_negative_find(sbi, name, ns);
 	if (old)
 		autofsng_negative_drop(sbi, old);
 	autofsng_negative_trim(sbi, max);
@@ -275,11 +295,10 @@ static void autofsng_request_log(struct autofsng_request *req, int status)
 }
 
 /*
- * The mount a failure holds for: NULL (every mount) when it is the map's
+ * The namespace a failure holds for: 0 (every one) when it is the map's
  * answer to a host requester, else the requester's own.
  */
-static const struct vfsmount *
-autofsng_failure_scope(struct autofsng_request *req, int status)
+static u64 autofsng_failure_scope(struct autofsng_request *req, int status)
 {
 	unsigned int code = (status >> 8) & 0xff;
 
@@ -287,8 +306,8 @@ autofsng_failure_scope(struct autofsng_request *req, int status)
 	    (code == AUTOFSNG_EXIT_NOKEY || code == AUTOFSNG_EXIT_NOMAP ||
 	     code == AUTOFSNG_EXIT_MALFORMED || code == AUTOFSNG_EXIT_UNAVAIL ||
 	     code == AUTOFSNG_EXIT_USAGE))
-		return NULL;
-	return req->path.mnt;
+		return 0;
+	return req->ns;
 }
 
 /* The agent has exited: publish the outcome, then leave the table. */
@@ -299,7 +318,7 @@ static void autofsng_request_finish(struct autofsng_helper *h)
 	struct autofsng_sb_info *sbi = h->sbi;
 	struct dentry *dentry = req->path.dentry;
 	bool mounted = path_is_mountpoint(&req->path);
-	const struct vfsmount *scope;
+	u64 scope;
 
 	if (h->status != AUTOFSNG_CANCELLED && (h->status || !mounted)) {
 		autofsng_request_log(req, h->status);
@@ -307,8 +326,9 @@ static void autofsng_request_finish(struct autofsng_helper *h)
 		autofsng_negative_add(sbi, &dentry->d_name, scope);
 		/*
 		 * A key that failed everywhere is forgotten unless some
-		 * namespace has it mounted; one that failed in one mount
-		 * stays, for the others' requests that may be running on it.
+		 * namespace has it mounted; one that failed in one namespace
+		 * stays, for the others' requests that may be running on it
+		 * (an attach onto an unhashed dentry fails).
 		 */
 		if (!scope && !IS_ROOT(dentry) && !d_mountpoint(dentry))
 			d_drop(dentry);
@@ -406,6 +426,7 @@ autofsng_request_alloc(struct autofsng_sb_info *sbi, const struct path *path)
 	req->path = *path;
 	path_get(&req->path);
 	req->host = current_user_ns() == &init_user_ns;
+	req->ns = autofsng_walker_ns(path);
 	err = autofsng_helper_init_common(&req->helper, sbi, "lookup");
 	/* The status carries a preparation failure to autofsng_helper_run. */
 	req->helper.status = err;
@@ -498,7 +519,8 @@ autofsng_request_get(struct autofsng_sb_info *sbi, struct path *path,
 		return req;
 	if (path_is_mountpoint(path))
 		return NULL;
-	if (autofsng_negative_cached(sbi, &path->dentry->d_name, path->mnt) ||
+	if (autofsng_negative_cached(sbi, &path->dentry->d_name,
+				     autofsng_walker_ns(path)) ||
 	    autofsng_key_refused(sbi, &path->dentry->d_name))
 		return ERR_PTR(-ENOENT);
 
@@ -567,7 +589,8 @@ static bool autofsng_trap_on_trap(const struct path *path)
  *
  * Return: NULL when a mount now covers @path (the walk continues into
  * it), or an error: -ENOENT for a key the agent did not mount, -EISDIR
- * for the agent itself, -ELOOP for a trap mounted on a trap.
+ * for the agent itself, -ELOOP for a trap mounted on a trap, -EXDEV for a
+ * walk through a mount of another mount namespace.
  */
 struct vfsmount *autofsng_request_mount(struct path *path)
 {
@@ -584,6 +607,12 @@ struct vfsmount *autofsng_request_mount(struct path *path)
 				    (int)strlen(autofsng_key_of(sbi, dentry)),
 				    autofsng_key_of(sbi, dentry), sbi->mapname);
 		return ERR_PTR(-ELOOP);
+	}
+	if (!autofsng_walker_ns(path)) {
+		pr_info_ratelimited("refused lookup of key '%*pE' in map %s: walked through a mount of another mount namespace, where the agent cannot mount (EXDEV)\n",
+				    (int)strlen(autofsng_key_of(sbi, dentry)),
+				    autofsng_key_of(sbi, dentry), sbi->mapname);
+		return ERR_PTR(-EXDEV);
 	}
 	do {
 		started = false;

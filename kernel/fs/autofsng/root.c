@@ -91,7 +91,7 @@ static struct dentry *autofsng_lookup(struct inode *dir, struct dentry *dentry,
 	/* The agent creates nothing here; for it every key is missing. */
 	if (autofsng_is_helper(sbi))
 		return ERR_PTR(-ENOENT);
-	if (autofsng_negative_cached(sbi, &dentry->d_name, NULL))
+	if (autofsng_negative_cached(sbi, &dentry->d_name, 0))
 		return ERR_PTR(-ENOENT);
 
 	if (READ_ONCE(sbi->browse)) {

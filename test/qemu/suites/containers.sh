@@ -35,7 +35,7 @@ trap cleanup EXIT
 
 lookups() { suite_log | grep -c "lookup map=.* key=$1 "; }
 
-for k in a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 nos m pd1 pd2 pd3 r11; do
+for k in a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 b1 nos m pd1 pd2 pd3 r11; do
 	mkdir -p $D/src/$k && echo "$k" > $D/src/$k/hello
 done
 mkdir -p $D/users/$U $D/users/root $D/src/m/off
@@ -192,6 +192,13 @@ t_eq full-copy-fails "fails" "$(attack "
 echo "$MAXM" > /proc/sys/fs/mount-max
 t_eq full-copy-failure-not-host a11 "$(cat $M/a11/hello 2>&1)"
 t_eq full-copy-failure-not-others a11 "$($AS1000 unshare -Urm cat $M/a11/hello 2>&1)"
+# a walk from a container through the host's mount (an fd opened outside)
+# is refused at once: the agent could not attach there, and the failure it
+# would have had must not be cached for the host
+t_eq foreign-mount-walk-refused "Invalid cross-device link" "$($AS1000 sh -c \
+	"exec 3<$M; unshare -Urm cat /proc/self/fd/3/b1/hello" 2>&1 | sed 's/.*: //')"
+t_eq foreign-mount-walk-no-agent 0 "$(lookups b1)"
+t_eq foreign-mount-walk-not-host b1 "$(cat $M/b1/hello 2>&1)"
 t_ok crafted-key-refused sh -c "! $AS1000 unshare -Urm cat '$M/-o/hello' 2>/dev/null"
 t_eq crafted-key-no-agent 0 "$(lookups '-o')"
 
