@@ -110,7 +110,8 @@ static u32 autofsng_negative_hash(struct autofsng_sb_info *sbi,
 /*
  * The sequence number of the walker's mount namespace when @path's mount
  * is in it (never 0: anonymous namespaces have 0, and no task is in one),
- * else 0.
+ * else 0.  The mount namespace is the VFS's (fs/mount.h, as fs/proc/fd.c
+ * reads it); its pointers are compared, never followed but for current's.
  */
 static u64 autofsng_walker_ns(const struct path *path)
 {
@@ -323,7 +324,9 @@ static void autofsng_request_finish(struct autofsng_helper *h)
 	if (h->status != AUTOFSNG_CANCELLED && (h->status || !mounted)) {
 		autofsng_request_log(req, h->status);
 		scope = autofsng_failure_scope(req, h->status);
-		autofsng_negative_add(sbi, &dentry->d_name, scope);
+		/* req->ns is never 0: 0 names every namespace */
+		if (!scope || req->ns)
+			autofsng_negative_add(sbi, &dentry->d_name, scope);
 		/*
 		 * A key that failed everywhere is forgotten unless some
 		 * namespace has it mounted; one that failed in one namespace
@@ -412,7 +415,8 @@ static int autofsng_request_args(struct autofsng_request *req)
 }
 
 static struct autofsng_request *
-autofsng_request_alloc(struct autofsng_sb_info *sbi, const struct path *path)
+autofsng_request_alloc(struct autofsng_sb_info *sbi, const struct path *path,
+		       u64 ns)
 {
 	struct autofsng_request *req;
 	int err;
@@ -426,7 +430,7 @@ autofsng_request_alloc(struct autofsng_sb_info *sbi, const struct path *path)
 	req->path = *path;
 	path_get(&req->path);
 	req->host = current_user_ns() == &init_user_ns;
-	req->ns = autofsng_walker_ns(path);
+	req->ns = ns;
 	err = autofsng_helper_init_common(&req->helper, sbi, "lookup");
 	/* The status carries a preparation failure to autofsng_helper_run. */
 	req->helper.status = err;
@@ -505,12 +509,13 @@ static bool autofsng_key_refused(struct autofsng_sb_info *sbi,
 }
 
 /*
- * Find the request for @path or start one.  Returns the request with a
- * reference, NULL when the key is already mounted, or an error.
+ * Find the request for @path, walked from mount namespace @ns, or start
+ * one.  Returns the request with a reference, NULL when the key is already
+ * mounted, or an error.
  */
 static struct autofsng_request *
 autofsng_request_get(struct autofsng_sb_info *sbi, struct path *path,
-		     bool *started)
+		     u64 ns, bool *started)
 {
 	struct autofsng_request *req, *new;
 
@@ -519,12 +524,11 @@ autofsng_request_get(struct autofsng_sb_info *sbi, struct path *path,
 		return req;
 	if (path_is_mountpoint(path))
 		return NULL;
-	if (autofsng_negative_cached(sbi, &path->dentry->d_name,
-				     autofsng_walker_ns(path)) ||
+	if (autofsng_negative_cached(sbi, &path->dentry->d_name, ns) ||
 	    autofsng_key_refused(sbi, &path->dentry->d_name))
 		return ERR_PTR(-ENOENT);
 
-	new = autofsng_request_alloc(sbi, path);
+	new = autofsng_request_alloc(sbi, path, ns);
 	if (!new)
 		return ERR_PTR(-ENOMEM);
 	spin_lock(&sbi->lock);
@@ -575,6 +579,17 @@ static bool autofsng_trap_on_trap(const struct path *path)
 	return trap;
 }
 
+/* A walk through a mount of another mount namespace: never served. */
+static struct vfsmount *autofsng_foreign_walk(struct autofsng_sb_info *sbi,
+					      struct dentry *dentry)
+{
+	const char *key = autofsng_key_of(sbi, dentry);
+
+	pr_info_ratelimited("refused lookup of key '%*pE' in map %s: walked through a mount of another mount namespace, where the agent cannot mount (EXDEV)\n",
+			    (int)strlen(key), key, sbi->mapname);
+	return ERR_PTR(-EXDEV);
+}
+
 /**
  * autofsng_request_mount - ->d_automount of every trap
  * @path: the trap in the requester's mount
@@ -599,6 +614,7 @@ struct vfsmount *autofsng_request_mount(struct path *path)
 	struct autofsng_request *req;
 	bool started = false;
 	int status, err;
+	u64 ns;
 
 	if (autofsng_is_helper(sbi))
 		return ERR_PTR(-EISDIR);
@@ -608,15 +624,16 @@ struct vfsmount *autofsng_request_mount(struct path *path)
 				    autofsng_key_of(sbi, dentry), sbi->mapname);
 		return ERR_PTR(-ELOOP);
 	}
-	if (!autofsng_walker_ns(path)) {
-		pr_info_ratelimited("refused lookup of key '%*pE' in map %s: walked through a mount of another mount namespace, where the agent cannot mount (EXDEV)\n",
-				    (int)strlen(autofsng_key_of(sbi, dentry)),
-				    autofsng_key_of(sbi, dentry), sbi->mapname);
-		return ERR_PTR(-EXDEV);
-	}
 	do {
+		/*
+		 * Read once a pass and passed on: the mount may leave the
+		 * namespace (umount -l) while a pass waits.
+		 */
+		ns = autofsng_walker_ns(path);
+		if (!ns)
+			return autofsng_foreign_walk(sbi, dentry);
 		started = false;
-		req = autofsng_request_get(sbi, path, &started);
+		req = autofsng_request_get(sbi, path, ns, &started);
 		if (IS_ERR_OR_NULL(req))
 			return ERR_CAST(req);
 		if (started)
