@@ -35,7 +35,7 @@ trap cleanup EXIT
 
 lookups() { suite_log | grep -c "lookup map=.* key=$1 "; }
 
-for k in a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 b1 nos m pd1 pd2 pd3 r11; do
+for k in a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 b1 nos m pd1 pd2 pd3 pd4 pd5 pd6 pd7 pd8 r11; do
 	mkdir -p $D/src/$k && echo "$k" > $D/src/$k/hello
 done
 mkdir -p $D/users/$U $D/users/root $D/src/m/off
@@ -213,6 +213,13 @@ mkdir -p /tmp/ctr-img/proc /tmp/ctr-img/dev /tmp/ctr-img/sys /tmp/ctr-img/tmp /t
 	/tmp/ctr-img/etc
 printf 'root:x:0:0::/:/bin/sh\nu1:x:1:1::/:/bin/sh\nu2:x:2:2::/:/bin/sh\n' > /tmp/ctr-img/etc/passwd
 printf 'root:x:0:\nu1:x:1:\nu2:x:2:\n' > /tmp/ctr-img/etc/group
+# the image's own maps, nsswitch.conf and agent, which must go unused
+mkdir -p /tmp/ctr-img/sbin
+cp /tmp/ctr-evil.map /tmp/ctr-img/etc/auto.ctr
+cp /tmp/ctr-evil.map /tmp/ctr-img/etc/auto.master
+cp /tmp/ctr-evil.map /tmp/ctr-img/etc/nsswitch.conf
+printf '#!/bin/sh\ntouch /tmp/ctr-evil-agent-ran\n' > /tmp/ctr-img/sbin/autofs
+chmod 755 /tmp/ctr-img/sbin/autofs
 tar -C /tmp/ctr-img -cf /tmp/ctr-img.tar . && chmod 644 /tmp/ctr-img.tar
 pod() {
 	$AS1000 env HOME=$PH XDG_RUNTIME_DIR=$PH/run podman --storage-driver vfs \
@@ -225,12 +232,24 @@ t_eq podman-private-volume pd1 "$(podrun -v $M:$M localhost/ctr cat $M/pd1/hello
 t_eq podman-rslave-volume pd2 "$(podrun -v $M:$M:rslave localhost/ctr cat $M/pd2/hello 2>&1)"
 t_eq podman-is-host-user "home of $U" "$(podrun -v $M:$M localhost/ctr cat $M/me/hello 2>&1)"
 t_eq podman-nfs-home "home of alice" "$(podrun -v $M:$M localhost/ctr cat $M/home/hello 2>&1)"
+t_eq podman-image-files-unused "pd4 no" "$(podrun -v $M:$M localhost/ctr sh -c "
+	cat $M/pd4/hello; test -e /tmp/ctr-evil-agent-ran && echo ran || echo no" 2>&1 | paste -sd' ')"
+# a key the host has mounted (and holds), then a key nobody had, in one run
+(cd $M/pd5 && exec sleep 60) & HOLD=$!
+t_eq podman-host-mounted-then-new "pd5 pd6" "$(podrun -v $M:$M localhost/ctr \
+	cat $M/pd5/hello $M/pd6/hello 2>&1 | paste -sd' ')"
+kill $HOLD
 # its root, even with CAP_SYS_ADMIN, cannot take the served mount away
 t_eq podman-umount-refused "pd3 1" "$(podrun --cap-add SYS_ADMIN -v $M:$M localhost/ctr sh -c "
 	cat $M/pd3/hello; umount $M/pd3 2>/dev/null || umount -l $M/pd3 2>/dev/null
 	grep -c ' $M/pd3 ' /proc/self/mountinfo" 2>&1 | paste -sd' ')"
+t_eq podman-move-refused "pd7 refused" "$(podrun --cap-add SYS_ADMIN -v $M:$M localhost/ctr sh -c "
+	cat $M/pd7/hello; mkdir -p /tmp/mv
+	mount -o move $M/pd7 /tmp/mv 2>/dev/null && echo moved || echo refused" 2>&1 | paste -sd' ')"
+t_eq podman-bind-over-own "pd8 pd8" "$(podrun --cap-add SYS_ADMIN -v $M:$M localhost/ctr sh -c "
+	cat $M/pd8/hello; mount -t tmpfs none $M/pd8 && umount $M/pd8 && cat $M/pd8/hello" 2>&1 | paste -sd' ')"
 # and every one of those lookups ended well: the kernel logged no failure
-t_eq podman-lookups-not-failed 0 "$(dmesg | grep -c "lookup of key 'pd[123]' .*failed")"
+t_eq podman-lookups-not-failed 0 "$(dmesg | grep -c "lookup of key 'pd[1-8]' .*failed")"
 
 # subordinate users of one container (podman's users 1 and 2 are host uids
 # 200000 and 200001) are charged to the user who owns it: with one agent per
