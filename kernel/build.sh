@@ -18,6 +18,9 @@
 #                                   $KBUILD_DIR/deb-FLAVOUR/
 #   kernel/build.sh --series-objects FLAVOUR   build only the objects the
 #                                   series and kernel/fs provide, timed
+#   kernel/build.sh --bisect-check  each patch of the series in turn:
+#                                   checkpatch, apply, build (base config);
+#                                   stops at the first that fails, names it
 #
 # Flavours: base and debug start from allnoconfig (kernel/config/base.config
 # plus FLAVOUR.config); debian starts from Debian's own configuration of this
@@ -317,10 +320,83 @@ build_series_objects() {
 	log "series objects built in $(( $(date +%s) - start )) s with $out/.config: $objs"
 }
 
+# A copy of pristine/FILE at TREE/FILE, so that a patch writes no hard link
+# and make sees every file the series touches as new.
+unlink_file() {
+	local tree=$1 f=$2
+	[ -f "$pristine/$f" ] || return 0
+	rm -f "$tree/$f"
+	cp "$pristine/$f" "$tree/$f"
+}
+
+# The base configuration of the tree as far as the series has come: the
+# options of kernel/fs exist only once its Kconfig is hooked in (0050), so
+# the fragment is checked whole only after the last patch.
+bisect_configure() {
+	local btree=$1 bout=$2 last=$3 frag=$2/fragment.config
+	mkdir -p "$bout"
+	cp "$top/kernel/config/base.config" "$frag"
+	drop_gone_options "$frag"
+	make -s -C "$btree" O="$bout" KCONFIG_ALLCONFIG="$frag" allnoconfig >/dev/null 2>&1 ||
+		die "allnoconfig failed"
+	[ "$last" = 0 ] || check_config "$frag" "$bout/.config"
+}
+
+# Build after one patch; a compiler warning in a file the series or the
+# overlays provide fails it as an error would.
+bisect_build() {
+	local btree=$1 bout=$2 p=$3 log=$2/build.log
+	kmake "$bout" "$btree" bzImage >"$log" 2>&1 ||
+		{ tail -30 "$log" >&2; die "$p: the kernel does not build (see $log)"; }
+	if grep -E 'warning:' "$log" | grep -F -f <({ series_files; overlay_files; } | sort -u) >&2; then
+		die "$p: the compiler warns (above)"
+	fi
+}
+
+# Each patch of the series in turn: checkpatch, apply, build.  The overlay
+# files (kernel/fs, kernel/include, kernel/Documentation, compat) are in
+# the tree from the start: nothing builds kernel/fs before the patch that
+# hooks it into fs/Kconfig and fs/Makefile.  The tree is linked afresh from
+# pristine each run, its own output directory kept for ccache's sake.
+bisect_check() {
+	local bk=$kb/bisect p f n total start t
+	local btree=$bk/linux bout=$bk/out-base
+	start=$(date +%s)
+	total=$(series_list | wc -l)
+	mkdir -p "$bk"
+	rm -rf "$btree"
+	cp -al "$pristine" "$btree"
+	series_files | sort -u | while read -r f; do unlink_file "$btree" "$f"; done
+	while read -r f; do
+		mkdir -p "$btree/$(dirname "$f")"
+		cp "$top/kernel/$f" "$btree/$f"
+	done < <(overlay_files)
+	while read -r f; do
+		mkdir -p "$btree/$(dirname "$f")"
+		cp "$top/kernel/compat/$kver/$f" "$btree/$f"
+	done < <(compat_files)
+	n=0
+	while read -r p; do
+		n=$((n + 1))
+		t=$(date +%s)
+		"$top/kernel/checkpatch.sh" "$kver" "$patchdir/$p" || die "$p: checkpatch (above)"
+		patch -s -p1 -F0 -N --no-backup-if-mismatch -d "$btree" \
+			< "$patchdir/$p" || die "$p does not apply"
+		bisect_configure "$btree" "$bout" $((n == total))
+		bisect_build "$btree" "$bout" "$p"
+		log "[$n/$total] $p: checkpatch clean, built in $(( $(date +%s) - t )) s"
+	done < <(series_list)
+	log "bisect check of $kver: $total patches in $(( $(date +%s) - start )) s"
+}
+
 main() {
 	local flavour=${1:-base}
 	mkdir -p "$kb"
 	unpack_pristine
+	if [ "$flavour" = --bisect-check ]; then
+		bisect_check
+		return
+	fi
 	sync_tree
 	[ "$flavour" = --tree-only ] && return
 	case $flavour in

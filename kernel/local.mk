@@ -14,8 +14,12 @@ kernel:
 kernel-tree:
 	KVER=$(KVER) $(top_srcdir)/kernel/build.sh --tree-only
 
+# Each patch of the series in turn: checkpatch, apply, build (base config).
+bisect-check:
+	KVER=$(KVER) $(top_srcdir)/kernel/build.sh --bisect-check
+
 lint: kernel-tree
 	$(top_srcdir)/kernel/lint.sh
 
-.PHONY: kernel kernel-tree lint
+.PHONY: kernel kernel-tree bisect-check lint
 EXTRA_DIST += kernel
