@@ -272,15 +272,23 @@ static const char *const autofsng_exit_names[] = {
 	[AUTOFSNG_EXIT_NOMAP]		= "map not found",
 };
 
+/* The agent's exit code from its wait status; -1 when it did not exit. */
+static int autofsng_exit_code(int status)
+{
+	if (status > 0 && !(status & 0x7f))
+		return (status >> 8) & 0xff;
+	return -1;
+}
+
 /* Log why a lookup failed: once per request, at most a few per second. */
 static void autofsng_request_log(struct autofsng_request *req, int status)
 {
 	const char *map = req->helper.sbi->mapname, *key = req->key ?: "";
-	unsigned int code = (status >> 8) & 0xff;
+	int code = autofsng_exit_code(status);
 	int klen = strlen(key);	/* a name any user chose: printed escaped */
 
-	if (status > 0 && !(status & 0x7f) &&
-	    code < ARRAY_SIZE(autofsng_exit_names) && autofsng_exit_names[code])
+	if (code >= 0 && code < ARRAY_SIZE(autofsng_exit_names) &&
+	    autofsng_exit_names[code])
 		pr_info_ratelimited("lookup of key '%*pE' in map %s failed: agent exit %d (%s)\n",
 				    klen, key, map, code, autofsng_exit_names[code]);
 	else if (status > 0)
@@ -301,9 +309,9 @@ static void autofsng_request_log(struct autofsng_request *req, int status)
  */
 static u64 autofsng_failure_scope(struct autofsng_request *req, int status)
 {
-	unsigned int code = (status >> 8) & 0xff;
+	int code = autofsng_exit_code(status);
 
-	if (req->host && status > 0 && !(status & 0x7f) &&
+	if (req->host &&
 	    (code == AUTOFSNG_EXIT_NOKEY || code == AUTOFSNG_EXIT_NOMAP ||
 	     code == AUTOFSNG_EXIT_MALFORMED || code == AUTOFSNG_EXIT_UNAVAIL ||
 	     code == AUTOFSNG_EXIT_USAGE))
