@@ -337,6 +337,34 @@ static int cmd_attach_self(char **argv)
 	return 0;
 }
 
+/*
+ * "setexpire-held PATH FLAG": hold the mount PATH lies on (a mountfd; on
+ * 6.12 an O_PATH fd), create FLAG, wait until it is gone, then ask for a
+ * 1-second policy on what is held: the mount may have been unmounted
+ * meanwhile.
+ */
+static int cmd_setexpire_held(char **argv)
+{
+	int fd = open(argv[2], O_PATH | O_CLOEXEC), mfd = -1, rc;
+	char path[64];
+
+	if (fd < 0 || (mount_api() != MOUNT_API_SETATTR &&
+		       (mfd = mountfd_at(argv[2])) < 0))
+		return fail();
+	close(open(argv[3], O_CREAT | O_WRONLY | O_CLOEXEC, 0644));
+	while (access(argv[3], F_OK) == 0)
+		usleep(20000);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	if (mfd < 0)
+		rc = setattr_expire(path, MOUNTFD_EXPIRE_MOUNT, 1, 0);
+	else
+		rc = mountfd_set_expire(mfd, MOUNTFD_EXPIRE_MOUNT, 1);
+	if (rc)
+		return fail();
+	printf("ok\n");
+	return 0;
+}
+
 /* DETACH and close: the tree is dissolved, files in it keep working. */
 static int cmd_detach_close(char **argv)
 {
@@ -505,6 +533,88 @@ static int cmd_chain(char **argv)
 		held = v > held ? v : held;
 	}
 	printf("chain=%d max_tick_ns=%lu max_hold_ns=%lu\n", n, tick, held);
+	return 0;
+}
+
+/* The longest tick and namespace_sem hold seen in HOLD seconds of ticks. */
+static void watch_ticks(int hold, unsigned long *tick, unsigned long *held)
+{
+	long start = now_ms();
+	unsigned long v;
+
+	*tick = *held = 0;
+	while (now_ms() - start < hold * 1000L) {
+		usleep(250000);
+		v = read_sysctl("mount_expire_last_ns");
+		*tick = v > *tick ? v : *tick;
+		v = read_sysctl("mount_expire_hold_ns");
+		*held = v > *held ? v : *held;
+	}
+}
+
+/* A tmpfs on PATH, made first if need be. */
+static int mount_tmpfs(const char *path)
+{
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -1;
+	return mount("t", path, "tmpfs", 0, "size=64k");
+}
+
+/*
+ * "bigtree DIR N HOLD": a tmpfs on DIR, EXPIRE after 1 second, with N tmpfs
+ * mounts DIR/sI on it, each SUBTREEEXPIRE: one expiry tree of N + 1 mounts,
+ * idle.  HOLD seconds later prints whether it went and the longest tick
+ * and namespace_sem hold seen.
+ */
+static int cmd_bigtree(char **argv)
+{
+	int n = atoi(argv[3]), i;
+	unsigned long tick, held;
+	char path[4096];
+
+	if (mount_tmpfs(argv[2]) || expiry_set(argv[2], MOUNTFD_EXPIRE_MOUNT, 1))
+		return fail();
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/s%d", argv[2], i);
+		if (mount_tmpfs(path) ||
+		    expiry_set(path, MOUNTFD_EXPIRE_SUBTREE, 0))
+			return fail();
+	}
+	watch_ticks(atoi(argv[4]), &tick, &held);
+	printf("tree=%d gone=%d max_tick_ns=%lu max_hold_ns=%lu\n", n + 1,
+	       count_mounts(argv[2], 0) == 0, tick, held);
+	return 0;
+}
+
+/*
+ * "copies DIR N HOLD": on a tmpfs at DIR, a shared tmpfs DIR/a with N peers
+ * DIR/b/pI (binds of it on a private tmpfs), then a tmpfs on DIR/a/x, EXPIRE after 1 second,
+ * which propagation copies into every peer.  HOLD seconds later prints
+ * whether it went and the longest tick and hold seen.
+ */
+static int cmd_copies(char **argv)
+{
+	int n = atoi(argv[3]), i;
+	unsigned long tick, held;
+	char a[4096], path[4200];
+
+	snprintf(a, sizeof(a), "%s/a", argv[2]);
+	snprintf(path, sizeof(path), "%s/b", argv[2]);
+	if (mount_tmpfs(argv[2]) || mount_tmpfs(a) ||
+	    mount(NULL, a, NULL, MS_SHARED, NULL) || mount_tmpfs(path))
+		return fail();
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/b/p%d", argv[2], i);
+		if ((mkdir(path, 0755) && errno != EEXIST) ||
+		    mount(a, path, NULL, MS_BIND, NULL))
+			return fail();
+	}
+	snprintf(path, sizeof(path), "%s/x", a);
+	if (mount_tmpfs(path) || expiry_set(path, MOUNTFD_EXPIRE_MOUNT, 1))
+		return fail();
+	watch_ticks(atoi(argv[4]), &tick, &held);
+	printf("copies=%d gone=%d max_tick_ns=%lu max_hold_ns=%lu\n", n + 1,
+	       count_mounts(path, 0) == 0, tick, held);
 	return 0;
 }
 
@@ -799,6 +909,12 @@ int main(int argc, char **argv)
 		return cmd_setattr_case(argv);
 	if (!strcmp(c, "setexpire"))
 		return cmd_setexpire(argc, argv);
+	if (!strcmp(c, "bigtree") && argc > 4)
+		return cmd_bigtree(argv);
+	if (!strcmp(c, "copies") && argc > 4)
+		return cmd_copies(argv);
+	if (!strcmp(c, "setexpire-held") && argc > 3)
+		return cmd_setexpire_held(argv);
 	if (!strcmp(c, "setexpire64") && argc > 3)
 		return cmd_setexpire64(argv);
 	if (!strcmp(c, "getexpire"))

@@ -35,7 +35,7 @@ trap cleanup EXIT
 
 lookups() { suite_log | grep -c "lookup map=.* key=$1 "; }
 
-for k in a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 b1 nos m pd1 pd2 pd3 pd4 pd5 pd6 pd7 pd8 r11; do
+for k in a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 b1 h1 n1 mv1 nos m pd1 pd2 pd3 pd4 pd5 pd6 pd7 pd8 r11; do
 	mkdir -p $D/src/$k && echo "$k" > $D/src/$k/hello
 done
 mkdir -p $D/users/$U $D/users/root $D/src/m/off
@@ -202,6 +202,42 @@ t_eq foreign-mount-walk-not-host b1 "$(cat $M/b1/hello 2>&1)"
 t_ok crafted-key-refused sh -c "! $AS1000 unshare -Urm cat '$M/-o/hello' 2>/dev/null"
 t_eq crafted-key-no-agent 0 "$(lookups '-o')"
 
+# --- the lock on what the host attached, from the container's side ------------
+# A mount the container holds (a mountfd, or an fd) when host root takes it
+# away (lazily: it is held): a policy asked for it then is refused, not read
+# off the namespace the mount no longer has (on 6.1 a NULL dereference).
+rm -f /tmp/ctr-held
+$AS1000 unshare -Urm --propagation private sh -c "cat $M/h1/hello >/dev/null &&
+	exec $MFD setexpire-held $M/h1 /tmp/ctr-held" > /tmp/ctr-held.out 2>&1 &
+HELD=$!
+for i in $(seq 100); do [ -e /tmp/ctr-held ] && break; sleep 0.1; done
+t_ok host-takes-held-mount nsenter -t $HELD -m umount -l $M/h1
+rm -f /tmp/ctr-held
+wait $HELD
+t_eq held-gone-setexpire-refused EINVAL "$(cat /tmp/ctr-held.out)"
+# A namespace the container makes below its own gets copies of what the host
+# attaches later, locked against the container too: entering it does not
+# let the container take a copy away (it compared the copy's namespace).
+t_eq nested-copy-umount-refused "n1 refused" "$(attack "
+	mount --make-rshared $M
+	unshare -Urm --propagation unchanged sleep 30 & inner=\$!
+	sleep 1
+	cat $M/n1/hello
+	nsenter -t \$inner -m umount $M/n1 2>/dev/null && echo undone || echo refused
+	kill \$inner")"
+# Host root may take apart what it attached, and attach it again elsewhere:
+# a tree it DETACHes is its own, its root unlocked.
+if [ "$(mount_api)" = mountfd ]; then
+	rm -f /tmp/ctr-mv-ready
+	$AS1000 unshare -Urm --propagation private sh -c "cat $M/mv1/hello >/dev/null &&
+		mkdir -p /tmp/ctr-mvto && touch /tmp/ctr-mv-ready && sleep 30" > /dev/null 2>&1 &
+	MV=$!
+	for i in $(seq 100); do [ -e /tmp/ctr-mv-ready ] && break; sleep 0.1; done
+	t_eq host-detach-attach-again "detached=1 attached=1" \
+		"$(nsenter -t $MV -m $MFD move $M/mv1 /tmp/ctr-mvto 2>&1 | paste -sd' ')"
+	kill $MV
+fi
+
 # --- podman rootless, an image imported from a tarball -------------------------
 # podman's own defaults but for what the guest lacks: no network, no registry,
 # no systemd (cgroupfs, vfs storage in a scratch home)
@@ -291,6 +327,20 @@ for i in $(seq 20); do
 	sleep 0.5
 done
 t_eq exited-container-holds-nothing 0 "$(volumes)"
+
+# A host NFS crossmount that uid 1000 walks from a user namespace of its own:
+# the submount its walk makes is the host's as any other, and host root may
+# unmount it (it was locked against the host as if the walker had attached
+# it from above).
+nfs_server_start /export/homes/sub
+echo sub > "$NFS_ROOT/export/homes/sub/hello"
+chmod 755 "$NFS_ROOT/export/homes/sub"
+mkdir -p /mnt/ctr-nfs
+mount -t nfs -o vers=4.2 127.0.0.1:/export/homes /mnt/ctr-nfs
+t_eq userns-walks-crossmount sub "$($AS1000 unshare -U cat /mnt/ctr-nfs/sub/hello 2>&1)"
+t_eq crossmount-submount-made nfs4 "$(mnt_fstype /mnt/ctr-nfs/sub)"
+t_eq crossmount-host-unmounts "" "$(umount /mnt/ctr-nfs/sub 2>&1)"
+umount -l /mnt/ctr-nfs
 
 # --- the same first lookups against autofs-tools 5.1.8 in this boot -----------
 # Each requester reads a key nobody looked up yet under each automounter

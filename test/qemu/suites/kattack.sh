@@ -74,6 +74,26 @@ fi
 present $W/chain && t_fail chain-stays-in-its-namespace "a bind of the chain is in root's namespace" ||
 	t_pass chain-stays-in-its-namespace
 
+# What one expiry tree may cost a tick is bounded, whatever uid 1000 builds
+# in its own namespace: a tree of more than 1,024 mounts counts as busy and
+# stays (before, 3,001 were scanned whole under one hold of namespace_sem
+# and went), and so does a tree whose unmount would look at more than 16,384
+# copies propagation made (before, all were checked and unmounted under
+# mount_lock, which every path walk waits for).  The controls go.
+mkdir -p $W/big && chown 1000:1000 $W/big
+asuser() {
+	setpriv --reuid=1000 --regid=1000 --clear-groups \
+		unshare -Urm --propagation private "$MFD" "$@" 2>&1
+}
+b3=$(asuser bigtree $W/big/t 3000 6); measure "bigtree $b3"
+b0=$(asuser bigtree $W/big/t 50 6); measure "bigtree $b0"
+t_eq bigtree-stays 0 "$(echo "$b3" | field gone)"
+t_eq bigtree-control-goes 1 "$(echo "$b0" | field gone)"
+c3=$(asuser copies $W/big/c 17000 6); measure "copies $c3"
+c0=$(asuser copies $W/big/c 50 6); measure "copies $c0"
+t_eq copies-many-stay 0 "$(echo "$c3" | field gone)"
+t_eq copies-control-goes 1 "$(echo "$c0" | field gone)"
+
 # A tree nested in another expiring tree keeps its own use marks: the walk
 # of the outer tree used to take them, and an inner mount in use every
 # half second went at the end of its countdown.
