@@ -337,6 +337,14 @@ static int cmd_attach_self(char **argv)
 	return 0;
 }
 
+/* Create FLAG, then wait until someone removes it. */
+static void flag_and_wait(const char *flag)
+{
+	close(open(flag, O_CREAT | O_WRONLY | O_CLOEXEC, 0644));
+	while (access(flag, F_OK) == 0)
+		usleep(20000);
+}
+
 /*
  * "setexpire-held PATH FLAG": hold the mount PATH lies on (a mountfd; on
  * 6.12 an O_PATH fd), create FLAG, wait until it is gone, then ask for a
@@ -351,15 +359,47 @@ static int cmd_setexpire_held(char **argv)
 	if (fd < 0 || (mount_api() != MOUNT_API_SETATTR &&
 		       (mfd = mountfd_at(argv[2])) < 0))
 		return fail();
-	close(open(argv[3], O_CREAT | O_WRONLY | O_CLOEXEC, 0644));
-	while (access(argv[3], F_OK) == 0)
-		usleep(20000);
+	flag_and_wait(argv[3]);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	if (mfd < 0)
 		rc = setattr_expire(path, MOUNTFD_EXPIRE_MOUNT, 1, 0);
 	else
 		rc = mountfd_set_expire(mfd, MOUNTFD_EXPIRE_MOUNT, 1);
 	if (rc)
+		return fail();
+	printf("ok\n");
+	return 0;
+}
+
+/*
+ * "detach-wait PATH FLAG": DETACH the mount PATH lies on, hold the
+ * detached tree while FLAG exists, then close (the tree is dissolved).
+ */
+static int cmd_detach_wait(char **argv)
+{
+	int mfd = mountfd_at(argv[2]);
+
+	if (mfd < 0 || ioctl(mfd, MOUNTFD_IOC_DETACH) < 0)
+		return fail();
+	flag_and_wait(argv[3]);
+	close(mfd);
+	return 0;
+}
+
+/*
+ * "move-held PATH FLAG TARGET": an O_PATH fd on PATH; once FLAG is gone,
+ * move_mount(2) of what it holds onto TARGET (a tree someone detached
+ * meanwhile, for one).
+ */
+static int cmd_move_held(char **argv)
+{
+	int fd = open(argv[2], O_PATH | O_CLOEXEC);
+
+	if (fd < 0)
+		return fail();
+	flag_and_wait(argv[3]);
+	if (syscall(SYS_move_mount, fd, "", AT_FDCWD, argv[4],
+		    MOVE_MOUNT_F_EMPTY_PATH))
 		return fail();
 	printf("ok\n");
 	return 0;
@@ -913,6 +953,10 @@ int main(int argc, char **argv)
 		return cmd_bigtree(argv);
 	if (!strcmp(c, "copies") && argc > 4)
 		return cmd_copies(argv);
+	if (!strcmp(c, "detach-wait") && argc > 3)
+		return cmd_detach_wait(argv);
+	if (!strcmp(c, "move-held") && argc > 4)
+		return cmd_move_held(argv);
 	if (!strcmp(c, "setexpire-held") && argc > 3)
 		return cmd_setexpire_held(argv);
 	if (!strcmp(c, "setexpire64") && argc > 3)

@@ -35,7 +35,7 @@ trap cleanup EXIT
 
 lookups() { suite_log | grep -c "lookup map=.* key=$1 "; }
 
-for k in a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 b1 h1 n1 mv1 nos m pd1 pd2 pd3 pd4 pd5 pd6 pd7 pd8 r11; do
+for k in a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 b1 h1 n1 mv1 p1 pv1 sh1 nos m pd1 pd2 pd3 pd4 pd5 pd6 pd7 pd8 r11; do
 	mkdir -p $D/src/$k && echo "$k" > $D/src/$k/hello
 done
 mkdir -p $D/users/$U $D/users/root $D/src/m/off
@@ -54,6 +54,9 @@ printf '%s\t/etc/auto.ctr\t--timeout=3\n' $M > /etc/auto.master
 # a program map that takes 2 s and logs when each of its runs starts and ends
 P=/mnt/ctrp
 printf '%s\tprogram:/etc/auto.ctrprog\t--timeout=3 --trusted-program\n' $P >> /etc/auto.master
+# the same map with its bind mounts' propagation shared (the master map's word)
+S=/mnt/ctrs
+printf '%s\t/etc/auto.ctr\t--timeout=3 shared\n' $S >> /etc/auto.master
 cat > /etc/auto.ctrprog <<PROG
 #!/bin/sh
 echo "start \$1 \$(date +%s%N)" >> /tmp/ctr-prog.log
@@ -70,7 +73,7 @@ m	/ -fstype=bind :$D/src/m \\
 home	-fstype=nfs,vers=4.2	127.0.0.1:/export/homes/alice
 *	-fstype=bind	:$D/src/&
 MAP
-mkdir -p $M $P
+mkdir -p $M $P $S
 autofs stop >/dev/null 2>&1	# triggers an earlier suite of this boot left
 t_ok start autofs start
 
@@ -225,17 +228,48 @@ t_eq nested-copy-umount-refused "n1 refused" "$(attack "
 	cat $M/n1/hello
 	nsenter -t \$inner -m umount $M/n1 2>/dev/null && echo undone || echo refused
 	kill \$inner")"
-# Host root may take apart what it attached, and attach it again elsewhere:
-# a tree it DETACHes is its own, its root unlocked.
+# A tree served with shared propagation (a peer of its source directory's
+# mount) sends nothing back from a container: what the container mounts in
+# it stays its own, not on the host's source directory.
+mkdir -p $D/src/sh1/x
+attack "cat $S/sh1/hello >/dev/null; mount -t tmpfs none $S/sh1/x" > /dev/null
+t_eq shared-map-no-backflow 0 "$(grep -c " $D/src/sh1/x " /proc/self/mountinfo)"
+# A rootless container's own parent namespace (uid 1000's outer user
+# namespace, above the container's) may not undo it either: the lock holds
+# against every user namespace below the attacher's.
+t_eq parent-userns-umount-refused "p1 refused" "$($AS1000 unshare -Urm --propagation private sh -c "
+	unshare -Urm --propagation private sh -c 'cat $M/p1/hello; exec sleep 30' > /tmp/ctr-p1 2>&1 &
+	inner=\$!
+	for i in \$(seq 50); do grep -q p1 /tmp/ctr-p1 && break; sleep 0.2; done
+	cat /tmp/ctr-p1
+	nsenter -t \$inner -m umount $M/p1 2>/dev/null && echo undone || echo refused
+	kill \$inner" 2>&1 | paste -sd' ')"
+# pivot_root(2) away from it would hand its lock to the new root and leave
+# it free to unmount at put_old.
+mkdir -p $D/src/pv1/bin && cp /bin/busybox $D/src/pv1/bin/ && chmod -R a+rX $D/src/pv1
+t_eq pivot-root-refused "refused" "$(attack "
+	mount --make-rprivate /
+	cat $M/pv1/hello >/dev/null
+	chroot $M/pv1 /bin/busybox sh -c '/bin/busybox mount -t tmpfs none / && cd / &&
+		/bin/busybox mkdir old && /bin/busybox pivot_root . old &&
+		/bin/busybox umount -l /old && echo undone || echo refused'")"
+# Host root may DETACH what it attached; the tree stays locked, so that the
+# container, holding a file on it, cannot attach it again unlocked.
 if [ "$(mount_api)" = mountfd ]; then
-	rm -f /tmp/ctr-mv-ready
+	rm -f /tmp/ctr-f1 /tmp/ctr-f2
 	$AS1000 unshare -Urm --propagation private sh -c "cat $M/mv1/hello >/dev/null &&
-		mkdir -p /tmp/ctr-mvto && touch /tmp/ctr-mv-ready && sleep 30" > /dev/null 2>&1 &
+		mkdir -p /tmp/ctr-mvto && exec $MFD move-held $M/mv1 /tmp/ctr-f1 /tmp/ctr-mvto" \
+		> /tmp/ctr-mv.out 2>&1 &
 	MV=$!
-	for i in $(seq 100); do [ -e /tmp/ctr-mv-ready ] && break; sleep 0.1; done
-	t_eq host-detach-attach-again "detached=1 attached=1" \
-		"$(nsenter -t $MV -m $MFD move $M/mv1 /tmp/ctr-mvto 2>&1 | paste -sd' ')"
-	kill $MV
+	for i in $(seq 100); do [ -e /tmp/ctr-f1 ] && break; sleep 0.1; done
+	nsenter -t $MV -m $MFD detach-wait $M/mv1 /tmp/ctr-f2 > /tmp/ctr-dw.out 2>&1 &
+	DW=$!
+	for i in $(seq 100); do [ -e /tmp/ctr-f2 ] && break; sleep 0.1; done
+	rm -f /tmp/ctr-f1
+	wait $MV
+	rm -f /tmp/ctr-f2
+	wait $DW
+	t_eq host-detached-tree-stays-locked EINVAL "$(cat /tmp/ctr-mv.out)"
 fi
 
 # --- podman rootless, an image imported from a tarball -------------------------
@@ -328,17 +362,18 @@ for i in $(seq 20); do
 done
 t_eq exited-container-holds-nothing 0 "$(volumes)"
 
-# A host NFS crossmount that uid 1000 walks from a user namespace of its own:
-# the submount its walk makes is the host's as any other, and host root may
-# unmount it (it was locked against the host as if the walker had attached
-# it from above).
+# A host NFS crossmount (nosuid) that uid 1000 walks from a user namespace
+# of its own: the submount its walk makes is the host's as any other, and
+# host root may change its flags and unmount it (its flags were locked
+# against the host as if the walker had attached it from above).
 nfs_server_start /export/homes/sub
 echo sub > "$NFS_ROOT/export/homes/sub/hello"
 chmod 755 "$NFS_ROOT/export/homes/sub"
 mkdir -p /mnt/ctr-nfs
-mount -t nfs -o vers=4.2 127.0.0.1:/export/homes /mnt/ctr-nfs
+mount -t nfs -o vers=4.2,nosuid 127.0.0.1:/export/homes /mnt/ctr-nfs
 t_eq userns-walks-crossmount sub "$($AS1000 unshare -U cat /mnt/ctr-nfs/sub/hello 2>&1)"
 t_eq crossmount-submount-made nfs4 "$(mnt_fstype /mnt/ctr-nfs/sub)"
+t_eq crossmount-host-remounts "" "$(mount -o remount,bind,suid /mnt/ctr-nfs/sub 2>&1)"
 t_eq crossmount-host-unmounts "" "$(umount /mnt/ctr-nfs/sub 2>&1)"
 umount -l /mnt/ctr-nfs
 
