@@ -246,13 +246,14 @@ t_eq parent-userns-umount-refused "p1 refused" "$($AS1000 unshare -Urm --propaga
 	kill \$inner" 2>&1 | paste -sd' ')"
 # pivot_root(2) away from it would hand its lock to the new root and leave
 # it free to unmount at put_old.
-mkdir -p $D/src/pv1/bin && cp /bin/busybox $D/src/pv1/bin/ && chmod -R a+rX $D/src/pv1
+mkdir -p $D/src/pv1/bin $D/src/pv1/sub && cp /bin/busybox $D/src/pv1/bin/ &&
+	chmod -R a+rX $D/src/pv1
 t_eq pivot-root-refused "refused" "$(attack "
 	mount --make-rprivate /
 	cat $M/pv1/hello >/dev/null
-	chroot $M/pv1 /bin/busybox sh -c '/bin/busybox mount -t tmpfs none / && cd / &&
+	chroot $M/pv1 /bin/busybox sh -c '/bin/busybox mount -t tmpfs none /sub && cd /sub &&
 		/bin/busybox mkdir old && /bin/busybox pivot_root . old &&
-		/bin/busybox umount -l /old && echo undone || echo refused'")"
+		/bin/busybox umount -l /old && echo undone || echo refused' 2>/dev/null")"
 # Host root may DETACH what it attached; the tree stays locked, so that the
 # container, holding a file on it, cannot attach it again unlocked.
 if [ "$(mount_api)" = mountfd ]; then
