@@ -127,13 +127,20 @@ stage_files() {
 		patch -s -p1 -F0 -N --no-backup-if-mismatch -d "$stage" \
 			< "$patchdir/$p" || die "patch $p does not apply"
 	done < <(series_list)
+	lay_whole_files "$stage"
+}
+
+# The files kernel/ provides whole (overlays, this kernel's compat files),
+# laid into the tree DEST.
+lay_whole_files() {
+	local dest=$1 f
 	while read -r f; do
-		mkdir -p "$stage/$(dirname "$f")"
-		cp "$top/kernel/$f" "$stage/$f"
+		mkdir -p "$dest/$(dirname "$f")"
+		cp "$top/kernel/$f" "$dest/$f"
 	done < <(overlay_files)
 	while read -r f; do
-		mkdir -p "$stage/$(dirname "$f")"
-		cp "$top/kernel/compat/$kver/$f" "$stage/$f"
+		mkdir -p "$dest/$(dirname "$f")"
+		cp "$top/kernel/compat/$kver/$f" "$dest/$f"
 	done < <(compat_files)
 }
 
@@ -367,14 +374,7 @@ bisect_check() {
 	rm -rf "$btree"
 	cp -al "$pristine" "$btree"
 	series_files | sort -u | while read -r f; do unlink_file "$btree" "$f"; done
-	while read -r f; do
-		mkdir -p "$btree/$(dirname "$f")"
-		cp "$top/kernel/$f" "$btree/$f"
-	done < <(overlay_files)
-	while read -r f; do
-		mkdir -p "$btree/$(dirname "$f")"
-		cp "$top/kernel/compat/$kver/$f" "$btree/$f"
-	done < <(compat_files)
+	lay_whole_files "$btree"
 	n=0
 	while read -r p; do
 		n=$((n + 1))

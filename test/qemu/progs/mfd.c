@@ -371,20 +371,6 @@ static int cmd_setexpire_held(char **argv)
 	return 0;
 }
 
-/*
- * "detach-wait PATH FLAG": DETACH the mount PATH lies on, hold the
- * detached tree while FLAG exists, then close (the tree is dissolved).
- */
-static int cmd_detach_wait(char **argv)
-{
-	int mfd = mountfd_at(argv[2]);
-
-	if (mfd < 0 || ioctl(mfd, MOUNTFD_IOC_DETACH) < 0)
-		return fail();
-	flag_and_wait(argv[3]);
-	close(mfd);
-	return 0;
-}
 
 /*
  * "move-held PATH FLAG TARGET": an O_PATH fd on PATH; once FLAG is gone,
@@ -405,13 +391,19 @@ static int cmd_move_held(char **argv)
 	return 0;
 }
 
-/* DETACH and close: the tree is dissolved, files in it keep working. */
-static int cmd_detach_close(char **argv)
+/*
+ * "detach-close PATH" and "detach-wait PATH FLAG": DETACH the mount PATH
+ * lies on, hold the detached tree while FLAG exists, then close: the tree
+ * is dissolved, files in it keep working.
+ */
+static int cmd_detach_close(char **argv, const char *flag)
 {
 	int mfd = mountfd_at(argv[2]);
 
 	if (mfd < 0 || ioctl(mfd, MOUNTFD_IOC_DETACH) < 0)
 		return fail();
+	if (flag)
+		flag_and_wait(flag);
 	close(mfd);
 	return 0;
 }
@@ -954,7 +946,7 @@ int main(int argc, char **argv)
 	if (!strcmp(c, "copies") && argc > 4)
 		return cmd_copies(argv);
 	if (!strcmp(c, "detach-wait") && argc > 3)
-		return cmd_detach_wait(argv);
+		return cmd_detach_close(argv, argv[3]);
 	if (!strcmp(c, "move-held") && argc > 4)
 		return cmd_move_held(argv);
 	if (!strcmp(c, "setexpire-held") && argc > 3)
@@ -968,7 +960,7 @@ int main(int argc, char **argv)
 	if (!strcmp(c, "forceunmount"))
 		return cmd_simple(argv, MOUNTFD_IOC_FORCEDUNMOUNT);
 	if (!strcmp(c, "detach-close"))
-		return cmd_detach_close(argv);
+		return cmd_detach_close(argv, NULL);
 	if (!strcmp(c, "info"))
 		return cmd_info(argv);
 	if (!strcmp(c, "erange"))

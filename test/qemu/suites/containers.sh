@@ -253,7 +253,7 @@ t_eq pivot-root-refused "refused" "$(attack "
 	cat $M/pv1/hello >/dev/null
 	chroot $M/pv1 /bin/busybox sh -c '/bin/busybox mount -t tmpfs none /sub && cd /sub &&
 		/bin/busybox mkdir old && /bin/busybox pivot_root . old &&
-		/bin/busybox umount -l /old && echo undone || echo refused' 2>/dev/null")"
+		/old/bin/busybox umount -l /old && echo undone || echo refused' 2>/dev/null")"
 # Host root may DETACH what it attached; the tree stays locked, so that the
 # container, holding a file on it, cannot attach it again unlocked.
 if [ "$(mount_api)" = mountfd ]; then
