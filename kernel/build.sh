@@ -124,10 +124,15 @@ stage_files() {
 		fi
 	done < <(series_files | sort -u)
 	while read -r p; do
-		patch -s -p1 -F0 -N --no-backup-if-mismatch -d "$stage" \
-			< "$patchdir/$p" || die "patch $p does not apply"
+		apply_patch "$stage" "$p"
 	done < <(series_list)
 	lay_whole_files "$stage"
+}
+
+# Patch P of the series applied to the tree DEST, exactly (no fuzz).
+apply_patch() {
+	patch -s -p1 -F0 -N --no-backup-if-mismatch -d "$1" \
+		< "$patchdir/$2" || die "patch $2 does not apply"
 }
 
 # The files kernel/ provides whole (overlays, this kernel's compat files),
@@ -380,8 +385,7 @@ bisect_check() {
 		n=$((n + 1))
 		t=$(date +%s)
 		"$top/kernel/checkpatch.sh" "$kver" "$patchdir/$p" || die "$p: checkpatch (above)"
-		patch -s -p1 -F0 -N --no-backup-if-mismatch -d "$btree" \
-			< "$patchdir/$p" || die "$p does not apply"
+		apply_patch "$btree" "$p"
 		bisect_configure "$btree" "$bout" $((n == total))
 		bisect_build "$btree" "$bout" "$p"
 		log "[$n/$total] $p: checkpatch clean, built in $(( $(date +%s) - t )) s"
