@@ -127,6 +127,20 @@ static void mw_read(struct mount_walk *w, size_t i, int mfd)
 	r->mx_err = ioctl(mfd, MOUNTFD_IOC_GETEXPIRE, &r->mx_me) ? -errno : 0;
 }
 
+/*
+ * GETFIRSTCHILD or GETNEXTCHILD (CMD) of FD, asked again when the kernel
+ * gave up on a long walk because the mount tree kept changing (EAGAIN).
+ */
+static int mw_step(int fd, unsigned long cmd)
+{
+	int c, tries = 0;
+
+	do
+		c = ioctl(fd, cmd);
+	while (c < 0 && errno == EAGAIN && ++tries < 8);
+	return c;
+}
+
 /* The children of the mount MFD stands for, mountinfo line PARENT. */
 static void mw_children(struct mount_walk *w, int mfd, size_t parent, size_t depth)
 {
@@ -136,13 +150,13 @@ static void mw_children(struct mount_walk *w, int mfd, size_t parent, size_t dep
 
 	if (depth > w->w_ms->ms_n)
 		return;
-	for (c = ioctl(mfd, MOUNTFD_IOC_GETFIRSTCHILD); c >= 0; c = next) {
+	for (c = mw_step(mfd, MOUNTFD_IOC_GETFIRSTCHILD); c >= 0; c = next) {
 		i = ioctl(c, MOUNTFD_IOC_GETDEV, &dev) ? -1 : mw_match(w, parent, &dev);
 		if (i >= 0 && w->w_want[i])
 			mw_read(w, (size_t)i, c);
 		if (i >= 0 && w->w_way[i])
 			mw_children(w, c, (size_t)i, depth + 1);
-		next = ioctl(c, MOUNTFD_IOC_GETNEXTCHILD);
+		next = mw_step(c, MOUNTFD_IOC_GETNEXTCHILD);
 		close(c);
 	}
 }
