@@ -672,6 +672,77 @@ static int cmd_mountlat(char **argv)
 	return 0;
 }
 
+/*
+ * DEPTH directories "a" down from DFD, then N tmpfs mounts on sI there,
+ * each reached through /proc/self/fd: no path of PATH_MAX bytes names them.
+ */
+static int hide_deep(int dfd, int n, int depth)
+{
+	char path[64];
+	int i, sub;
+
+	for (i = 0; i < depth; i++) {
+		if ((mkdirat(dfd, "a", 0755) && errno != EEXIST) ||
+		    (sub = openat(dfd, "a", O_PATH | O_DIRECTORY)) < 0)
+			return -1;
+		close(dfd);
+		dfd = sub;
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d/s%d", dfd, i);
+		if (mkdir(path, 0755) || mount("h", path, "tmpfs", 0, "size=64k"))
+			return -1;
+	}
+	close(dfd);
+	return 0;
+}
+
+/*
+ * "hidewalk DIR N DEPTH SECS": on a tmpfs at DIR, N tmpfs mounts DEPTH
+ * directories down, then a chroot into DIR/r, which reaches none of them;
+ * then SECS seconds of GETFIRSTCHILD on a mountfd of DIR opened before,
+ * each passing over all N, asking of each whether the new root reaches it.
+ * Prints "ready" once built, then the walks done, the slowest, and how many
+ * gave up with EAGAIN.  Run by uid 1000 in its own user namespace: what
+ * one walk may hold namespace_sem for (issue 38).
+ */
+static int cmd_hidewalk(char **argv)
+{
+	int n = atoi(argv[3]), depth = atoi(argv[4]), secs = atoi(argv[5]);
+	int mfd, c, err = 0, walks = 0, again = 0;
+	long start, t, worst = 0;
+	char r[4096];
+
+	snprintf(r, sizeof(r), "%s/r", argv[2]);
+	if (mount_tmpfs(argv[2]) || mkdir(r, 0755) ||
+	    hide_deep(open(argv[2], O_PATH | O_DIRECTORY), n, depth))
+		return fail();
+	mfd = mountfd_at(argv[2]);
+	if (mfd < 0 || chroot(r) || chdir("/"))
+		return fail();
+	printf("ready\n");
+	fflush(stdout);
+	for (start = now_ms(); !err && now_ms() - start < secs * 1000L; walks++) {
+		t = now_ms();
+		c = ioctl(mfd, MOUNTFD_IOC_GETFIRSTCHILD);
+		err = c >= 0 ? EEXIST : errno;
+		t = now_ms() - t;
+		worst = t > worst ? t : worst;
+		again += err == EAGAIN;
+		if (err == EAGAIN || err == ENOENT)
+			err = 0;
+	}
+	if (err == EEXIST)
+		printf("walk returned a mount the chroot hides\n");
+	else if (err)
+		printf("%s\n", strerrorname_np(err));
+	printf("hidden=%d walks=%d worst_walk_ms=%ld eagain=%d\n", n, walks,
+	       worst, again);
+	/* LeakSanitizer's exit reads /proc, which the chroot hides */
+	fflush(stdout);
+	_exit(err ? 1 : 0);
+}
+
 /* N tmpfs mounts DIR/mI with EXPIRE SECS, left mounted and idle. */
 static int cmd_mass_keep(char **argv)
 {
@@ -999,6 +1070,8 @@ int main(int argc, char **argv)
 		return cmd_walklat(argv);
 	if (!strcmp(c, "chain") && argc > 4)
 		return cmd_chain(argv);
+	if (!strcmp(c, "hidewalk") && argc > 5)
+		return cmd_hidewalk(argv);
 	if (!strcmp(c, "mountlat") && argc > 3)
 		return cmd_mountlat(argv);
 	fprintf(stderr, "mfd: unknown operation or arguments: %s\n", c);
