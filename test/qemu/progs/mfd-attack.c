@@ -16,12 +16,18 @@
  *   mfd-attack onnsfs NSFILE        every mountfd ioctl on an nsfs file
  *   mfd-attack walkloop PATH SECS NPROC   NPROC processes walk the mounts
  *                                   below PATH in a loop for SECS seconds
+ *   mfd-attack fdkinds PATH         mountfd() on fds that are no directory
+ *                                   of a mounted tree: a pipe, a socket,
+ *                                   an eventfd, a memfd, an nsfs file, a
+ *                                   mountfd (of PATH)
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <linux/nsfs.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -330,6 +336,35 @@ static int cmd_walkloop(char **argv)
 	return 0;
 }
 
+/* "name=" and what mountfd(FD) gave: "ok" or the errno name. */
+static void fdkind(const char *name, int fd)
+{
+	int mfd = fd < 0 ? -1 : mountfd(fd, MOUNTFD_CLOEXEC);
+
+	printf("%s=%s\n", name, fd < 0 ? "nofd" : mfd >= 0 ? "ok" : errname(errno));
+	if (mfd >= 0)
+		close(mfd);
+}
+
+/*
+ * mountfd() on fds whose file lies on a kernel-internal mount, in no mount
+ * namespace: each must fail with EINVAL.
+ */
+static int cmd_fdkinds(char **argv)
+{
+	int p[2], sv[2];
+
+	if (pipe(p) || socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return 1;
+	fdkind("pipe", p[0]);
+	fdkind("socket", sv[0]);
+	fdkind("eventfd", eventfd(0, EFD_CLOEXEC));
+	fdkind("memfd", memfd_create("fdkinds", MFD_CLOEXEC));
+	fdkind("nsfs", open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC));
+	fdkind("mountfd", mountfd(open(argv[2], O_PATH | O_CLOEXEC), MOUNTFD_CLOEXEC));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *c = argc > 2 ? argv[1] : "";
@@ -345,8 +380,10 @@ int main(int argc, char **argv)
 		return cmd_nsioctls(argv);
 	if (!strcmp(c, "onnsfs"))
 		return cmd_onnsfs(argv);
+	if (!strcmp(c, "fdkinds"))
+		return cmd_fdkinds(argv);
 	if (!strcmp(c, "walkloop") && argc > 4)
 		return cmd_walkloop(argv);
-	fprintf(stderr, "usage: mfd-attack steal|sendfd|recvfd|nsioctls|onnsfs ARGS (see the source)\n");
+	fprintf(stderr, "usage: mfd-attack steal|sendfd|recvfd|nsioctls|onnsfs|fdkinds|walkloop ARGS (see the source)\n");
 	return 2;
 }

@@ -108,6 +108,14 @@ for ns in mnt user; do
 	t_eq "mountfd-ioctls-on-nsfs-$ns" "$mfd_want" "$("$ATT" onnsfs /proc/self/ns/$ns | lines)"
 	t_eq "mountfd-ioctls-on-nsfs-$ns-user" "$mfd_want" "$(user "$ATT" onnsfs /proc/self/ns/$ns | lines)"
 done
+# A pipe's, a socket's or an anon inode's file lies on a kernel-internal
+# mount, in no namespace; mountfd() on such an fd read the user namespace
+# of that non-namespace and oopsed with namespace_sem held, after which
+# every mount(2) on the machine hung.
+fd_want="pipe=EINVAL socket=EINVAL eventfd=EINVAL memfd=EINVAL nsfs=EINVAL mountfd=EINVAL"
+t_eq mountfd-of-internal-fds-user "$fd_want" "$(user "$ATT" fdkinds /mnt/nsx | lines)"
+t_eq mountfd-of-internal-fds-userns "$fd_want" "$(userns "$ATT" fdkinds /mnt/nsx | lines)"
+t_eq mountfd-of-internal-fds "$fd_want" "$("$ATT" fdkinds /mnt/nsx | lines)"
 # (On 6.12 mountfd's numbers mean nothing, and nsfs's own extensible
 # ioctls there match 0xD3 0x0A-0x0C by number alone: skipped above.)
 any_kernel
