@@ -7,7 +7,8 @@
  *
  * DIR is a directory the suite made (a shared tmpfs); the workers make
  * DIR/d0 .. DIR/d7 and mount, bind, move, detach, unmount and expire
- * there, walk and change trees through mountfd(2) (6.1) or
+ * there, walk and change trees through mountfd(2) (6.1; also of pipes and
+ * mountfds, which it must refuse) or
  * mount_setattr(2) and statmount(2) (6.12), make propagation shared,
  * slave and private, unshare and re-enter mount namespaces, pivot_root in
  * a child, and look keys up in the autofsng mount AUTODIR and names in the
@@ -136,6 +137,28 @@ static void op_expire(void)
 		expiry_get(p, &me);
 }
 
+/*
+ * A mountfd of the mount P lies on; or, one time in four, mountfd(2) of an
+ * fd on a kernel-internal mount (a pipe's end, a mountfd), which fails.
+ */
+static int fuzz_mountfd(const char *p)
+{
+	int fds[2], fd, mfd;
+
+	if (rand() % 4)
+		return mountfd_at(p);
+	if (rand() % 2) {
+		fd = mountfd_at(p);
+		return fd < 0 ? -1 : close_keep_errno(fd, mountfd(fd, MOUNTFD_CLOEXEC));
+	}
+	if (pipe(fds))
+		return -1;
+	mfd = mountfd(fds[rand() % 2], MOUNTFD_CLOEXEC);
+	close(fds[0]);
+	close(fds[1]);
+	return mfd;
+}
+
 /* Walk, detach, attach through a mountfd (6.1 only). */
 static void op_mountfd(void)
 {
@@ -145,7 +168,7 @@ static void op_mountfd(void)
 	pick(p, sizeof(p));
 	if (api != MOUNT_API_MOUNTFD)
 		return;
-	mfd = mountfd_at(p);
+	mfd = fuzz_mountfd(p);
 	if (mfd < 0)
 		return;
 	c = ioctl(mfd, MOUNTFD_IOC_GETFIRSTCHILD);
