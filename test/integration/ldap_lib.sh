@@ -2,9 +2,9 @@
 #
 # slapd_start writes a slapd.conf into $TMP/slapd, loads both schemas'
 # maps with slapadd (or what the function named by $LDAP_DATA prints) and
-# starts slapd on a free loopback port and on an ldapi socket; LDAP_TLS=no
-# leaves out the test CA and TLS (and the ldaps:// listener on a second
-# port), LDAP_BIG=no the 10,000-key map.  It sets LDAP_PORT, LDAP_URI,
+# starts slapd on a free loopback port (or LDAP_HOST:LDAP_PORT) and on an
+# ldapi socket; LDAP_TLS=no leaves out the test CA and TLS (and the
+# ldaps:// listener on a second port), LDAP_BIG=no the 10,000-key map.  It sets LDAP_PORT, LDAP_URI,
 # LDAPI_URI, LDAPS_URI, SUFFIX.  The server is stopped by the test's EXIT
 # trap.
 #
@@ -155,8 +155,8 @@ slapd_start() {
 	"${LDAP_DATA:-ldap_data}" > "$SLAPD_DIR/data.ldif"
 	slapadd -q -f "$SLAPD_DIR/slapd.conf" -l "$SLAPD_DIR/data.ldif" ||
 		{ echo "slapadd failed" >&2; exit 1; }
-	LDAP_PORT=$(free_port)
-	LDAP_URI="ldap://127.0.0.1:$LDAP_PORT"
+	LDAP_PORT=${LDAP_PORT:-$(free_port)}
+	LDAP_URI="ldap://${LDAP_HOST:-127.0.0.1}:$LDAP_PORT"
 	LDAPI_URI="ldapi://$(urlencode "$SLAPD_DIR/ldapi")"
 	LDAPS_URI=
 	[ "${LDAP_TLS:-yes}" = yes ] && LDAPS_URI="ldaps://127.0.0.1:$(free_port)"

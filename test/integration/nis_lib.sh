@@ -24,6 +24,16 @@ nis_home_source() {
 		huge "$HUGE_VALUE" odd "$ODD_VALUE"
 }
 
+# The maps nis_start serves; a test with other maps defines its own.
+nis_maps() {
+	nis_home_source > "$TMP/auto_home.src"
+	seq 1 10000 | awk '{ printf "key%05d -rw server:/export/big/%05d\n", $1, $1 }' > "$TMP/auto.big.src"
+	/usr/lib/yp/makedbm "$TMP/auto_home.src" "/var/yp/$NIS_DOMAIN/auto_home"
+	/usr/lib/yp/makedbm "$TMP/auto.big.src" "/var/yp/$NIS_DOMAIN/auto.big"
+	echo "/home auto.home --timeout=60" > "$TMP/auto.master.src"
+	/usr/lib/yp/makedbm "$TMP/auto.master.src" "/var/yp/$NIS_DOMAIN/auto.master"
+}
+
 nis_start() {
 	need /usr/sbin/rpcbind /usr/sbin/ypserv /usr/sbin/ypbind /usr/lib/yp/makedbm ip
 	domainname "$NIS_DOMAIN"
@@ -32,12 +42,7 @@ nis_start() {
 		mount -t tmpfs tmpfs /var/yp
 	fi
 	mkdir -p "/var/yp/$NIS_DOMAIN" /var/yp/binding /run/rpcbind
-	nis_home_source > "$TMP/auto_home.src"
-	seq 1 10000 | awk '{ printf "key%05d -rw server:/export/big/%05d\n", $1, $1 }' > "$TMP/auto.big.src"
-	/usr/lib/yp/makedbm "$TMP/auto_home.src" "/var/yp/$NIS_DOMAIN/auto_home"
-	/usr/lib/yp/makedbm "$TMP/auto.big.src" "/var/yp/$NIS_DOMAIN/auto.big"
-	echo "/home auto.home --timeout=60" > "$TMP/auto.master.src"
-	/usr/lib/yp/makedbm "$TMP/auto.master.src" "/var/yp/$NIS_DOMAIN/auto.master"
+	nis_maps
 	printf 'domain %s server 127.0.0.1\n' "$NIS_DOMAIN" > "$TMP/yp.conf"
 
 	if ! rpcinfo -p 127.0.0.1 >/dev/null 2>&1; then

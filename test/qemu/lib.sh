@@ -81,7 +81,7 @@ t_eq() {
 }
 
 # nfs_server_start EXPORT...: the in-guest knfsd exports each EXPORT (a path
-# such as /export/home) to 127.0.0.1, rw and no_root_squash, over NFSv3 and
+# such as /export/home) to $NFS_CLIENTS, rw and no_root_squash, over NFSv3 and
 # v4.x, with a 10 s grace period instead of the default 90 s.
 #
 # knfsd's NFSv4 pseudo root is "/", which must be exportable, and the guest's
@@ -89,6 +89,9 @@ t_eq() {
 # own whose root is the guest's /srv tmpfs: the server's /export is the
 # guest's /srv/export, and tests write server-side files under $NFS_ROOT.
 NFS_ROOT=/srv
+# Who may mount the exports: the guest itself, or the site's network
+# (test/qemu/suites/siteserver.sh sets it before the first export).
+NFS_CLIENTS=${NFS_CLIENTS:-127.0.0.1}
 
 nfs_server_boot() {
 	mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd
@@ -105,7 +108,7 @@ nfs_server_boot() {
 		done
 		for l in bin sbin lib lib64; do [ -e $l ] || ln -s usr/$l $l; done
 		mkdir -p .oldroot && pivot_root . .oldroot && umount -l /.oldroot && rmdir /.oldroot
-		exportfs -o ro,no_subtree_check,insecure,fsid=0 127.0.0.1:/
+		exportfs -o ro,no_subtree_check,insecure,fsid=0 '"$NFS_CLIENTS"':/
 		rpc.mountd
 		rpc.nfsd 4
 	'
@@ -126,7 +129,7 @@ nfs_server_start() {
 			return 1
 		nsenter -m -t "$pid" exportfs -o \
 			"rw,no_root_squash,no_subtree_check,insecure,fsid=$((fsid % 2147483647 + 1))" \
-			"127.0.0.1:$e" || return 1
+			"$NFS_CLIENTS:$e" || return 1
 	done
 }
 
