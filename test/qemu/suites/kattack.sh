@@ -22,25 +22,37 @@ echo 1 > $TICK
 mkdir -p $W/lat $W/chain
 chown 1000:1000 $W/chain
 
-# chain N: uid 1000 stacks N bind mounts of a directory on itself in its
-# own namespace, each EXPIRE with the longest timeout, and holds them for
-# 6 s of ticks while root mounts and unmounts 40 times.  Prints the
-# attacker's line (longest tick, longest hold of namespace_sem) and root's.
-chain() {
-	local n=$1 out=$W/chain.$1 lat
+# asuser MFD-ARGS...: mfd as uid 1000, root of its own user namespace
+asuser() {
 	setpriv --reuid=1000 --regid=1000 --clear-groups \
-		unshare -Urm --propagation private "$MFD" chain $W/chain "$n" 6 > "$out" 2>&1 &
-	local pid=$! i
-	for i in $(seq 600); do
+		unshare -Urm --propagation private "$MFD" "$@" 2>&1
+}
+
+# under_attack SETTLE KEY MFD-ARGS...: uid 1000 runs mfd MFD-ARGS in its own
+# namespace; once it has said "ready" and SETTLE seconds more have passed,
+# root mounts and unmounts 40 times.  Prints the attacker's KEY= line and
+# root's worst mount+umount.
+under_attack() {
+	local settle=$1 key=$2 out=$W/attack.out pid i lat
+	shift 2
+	asuser "$@" > "$out" 2>&1 &
+	pid=$!
+	for i in $(seq 1200); do
 		grep -q '^ready' "$out" && break
 		kill -0 $pid 2>/dev/null || break
 		sleep 0.1
 	done
-	sleep 1.5 # a tick or more of the chain before root measures
+	sleep "$settle"
 	lat=$("$MFD" mountlat $W/lat 40)
 	wait $pid
-	echo "$(grep chain= "$out" || cat "$out") root_$lat"
+	echo "$(grep "$key=" "$out" || cat "$out") root_$lat"
 }
+
+# chain N: uid 1000 stacks N bind mounts of a directory on itself, each
+# EXPIRE with the longest timeout, and holds them for 6 s of ticks (a tick
+# or more of it before root measures).  Prints the longest tick and the
+# longest hold of namespace_sem.
+chain() { under_attack 1.5 chain chain $W/chain "$1" 6; }
 
 field() { sed -n "s/.*$1=\([0-9]*\).*/\1/p"; }
 
@@ -81,10 +93,6 @@ present $W/chain && t_fail chain-stays-in-its-namespace "a bind of the chain is 
 # copies propagation made (before, all were checked and unmounted under
 # mount_lock, which every path walk waits for).  The controls go.
 mkdir -p $W/big && chown 1000:1000 $W/big
-asuser() {
-	setpriv --reuid=1000 --regid=1000 --clear-groups \
-		unshare -Urm --propagation private "$MFD" "$@" 2>&1
-}
 b3=$(asuser bigtree $W/big/t 3000 6); measure "bigtree $b3"
 b0=$(asuser bigtree $W/big/t 50 6); measure "bigtree $b0"
 t_eq bigtree-stays 0 "$(echo "$b3" | field gone)"
@@ -101,20 +109,7 @@ t_eq copies-control-goes 1 "$(echo "$c0" | field gone)"
 # 5 ms without (6.1 base).  The walk lets a waiting writer in after every
 # 64 mounts it passes over, and a question costs 4,096 steps at most.
 mkdir -p $W/hw && chown 1000:1000 $W/hw
-hidewalk() {
-	local out=$W/hidewalk.out lat i pid
-	asuser hidewalk $W/hw/t "$@" > "$out" &
-	pid=$!
-	for i in $(seq 1200); do
-		grep -q '^ready' "$out" && break
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.1
-	done
-	sleep 1 # walks under way before root measures
-	lat=$("$MFD" mountlat $W/lat 40)
-	wait $pid
-	echo "$(grep hidden= "$out" || cat "$out") root_$lat"
-}
+hidewalk() { under_attack 1 hidden hidewalk $W/hw/t "$@"; }
 if [ "$(mount_api)" = mountfd ]; then # the walk is mountfd(2)'s, 6.1 only
 	h=$(hidewalk 2000 10000 10); measure "hidewalk $h"
 	hlat=$(echo "$h" | field worst_ms)
