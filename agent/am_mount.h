@@ -89,4 +89,11 @@ long am_listmount_children(unsigned long long id, unsigned long long last,
  */
 int am_mount_detach(int fd, const int *kids, size_t nkids);
 
+/*
+ * umount2(PATH, UMOUNT_NOFOLLOW), its teardown bounded by SECS (umount.c).
+ * Returns: 0, -errno of umount2(), or -ETIMEDOUT: the mount has left the
+ * table, and the wait on its server was cut short.
+ */
+int am_umount_bounded(const char *path, unsigned int secs);
+
 #endif /* AM_MOUNT_H */

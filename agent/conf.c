@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,7 @@ void am_conf_defaults(struct am_conf *conf)
 	conf->cf_log_level = LOG_NOTICE;
 	conf->cf_mount_timeout = 30;
 	conf->cf_program_timeout = 10;
+	conf->cf_umount_wait = 12;
 	conf->cf_program_max_output = 65536;
 }
 
@@ -206,10 +208,55 @@ static int conf_dirs(struct am_conf *conf, const struct conf_line *at, const cha
 	return conf_string(&conf->cf_foreign_mount_points, val);
 }
 
+/* The [general] keys in seconds: where each goes, and whether 0 may be given. */
+struct conf_secs {
+	const char *cs_key;
+	size_t cs_off;
+	bool cs_zero;
+};
+
+static const struct conf_secs conf_secs_keys[] = {
+	{ "timeout", offsetof(struct am_conf, cf_timeout), true },
+	{ "negative_timeout", offsetof(struct am_conf, cf_negative_timeout), true },
+	{ "cache_ttl", offsetof(struct am_conf, cf_cache_ttl), true },
+	{ "mount_timeout", offsetof(struct am_conf, cf_mount_timeout), false },
+	{ "program_timeout", offsetof(struct am_conf, cf_program_timeout), false },
+	{ "umount_wait", offsetof(struct am_conf, cf_umount_wait), false },
+};
+
+static const struct conf_secs *conf_secs_key(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(conf_secs_keys) / sizeof(conf_secs_keys[0]); i++)
+		if (!strcmp(key, conf_secs_keys[i].cs_key))
+			return &conf_secs_keys[i];
+	return NULL;
+}
+
+/* Returns: 0, -EINVAL. */
+static int conf_seconds(struct am_conf *conf, const struct conf_line *at,
+			const struct conf_secs *cs, const char *val)
+{
+	unsigned long v;
+	int err;
+
+	err = conf_uint(at, cs->cs_key, val, 86400 * 366, &v);
+	if (err)
+		return err;
+	if (!v && !cs->cs_zero) {
+		conf_error(at, "%s: must be at least 1 second", cs->cs_key);
+		return -EINVAL;
+	}
+	*(unsigned int *)((char *)conf + cs->cs_off) = (unsigned int)v;
+	return 0;
+}
+
 /* One key of [general].  Returns: 0, -EINVAL, -ENOMEM. */
 static int conf_general(struct am_conf *conf, const struct conf_line *at,
 			const char *key, const char *val)
 {
+	const struct conf_secs *cs;
 	unsigned long v;
 	int err, level;
 
@@ -224,29 +271,9 @@ static int conf_general(struct am_conf *conf, const struct conf_line *at,
 		}
 		return conf_string(&conf->cf_master, val);
 	}
-	if (!strcmp(key, "timeout") || !strcmp(key, "negative_timeout") ||
-	    !strcmp(key, "cache_ttl") || !strcmp(key, "mount_timeout") ||
-	    !strcmp(key, "program_timeout")) {
-		err = conf_uint(at, key, val, 86400 * 366, &v);
-		if (err)
-			return err;
-		if (!v && (!strcmp(key, "mount_timeout") ||
-			   !strcmp(key, "program_timeout"))) {
-			conf_error(at, "%s: must be at least 1 second", key);
-			return -EINVAL;
-		}
-		if (!strcmp(key, "timeout"))
-			conf->cf_timeout = (unsigned int)v;
-		else if (!strcmp(key, "negative_timeout"))
-			conf->cf_negative_timeout = (unsigned int)v;
-		else if (!strcmp(key, "cache_ttl"))
-			conf->cf_cache_ttl = (unsigned int)v;
-		else if (!strcmp(key, "mount_timeout"))
-			conf->cf_mount_timeout = (unsigned int)v;
-		else
-			conf->cf_program_timeout = (unsigned int)v;
-		return 0;
-	}
+	cs = conf_secs_key(key);
+	if (cs)
+		return conf_seconds(conf, at, cs, val);
 	if (!strcmp(key, "program_max_output")) {
 		err = conf_uint(at, key, val, 64UL << 20, &v);
 		if (!err && v < 1024) {

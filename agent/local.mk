@@ -10,7 +10,7 @@ agent_libamcore_a_SOURCES = \
 	agent/mountwalk.c agent/plan.c agent/signals.c agent/stage.c \
 	agent/mapenv.c agent/resolve.c agent/rqvars.c agent/source.c agent/sun_parse.c \
 	agent/sun_quote.c agent/hostname.c agent/trigger.c agent/trust.c \
-	agent/util.c
+	agent/umount.c agent/util.c
 agent_libamcore_a_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
 
 sbin_PROGRAMS += agent/autofs

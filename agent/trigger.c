@@ -263,23 +263,27 @@ static bool is_trigger(const struct am_mounts *ms, const struct am_mi *mi)
 }
 
 /*
- * Unmount MI if nothing uses it.  Returns true when it is gone; a busy or
- * failed one is reported on stdout when REPORT is set.
+ * Unmount MI if nothing uses it, waiting on its teardown at most
+ * umount_wait seconds (am_umount_bounded()).  Returns true when it is
+ * gone; a busy or failed one is reported on stdout when REPORT is set.
  */
-static bool stop_one(const struct am_mi *mi, bool report)
+static bool stop_one(const struct am_ctx *ctx, const struct am_mi *mi, bool report)
 {
-	if (!umount2(mi->mi_path, UMOUNT_NOFOLLOW)) {
-		if (report)
-			am_out("stopped %s (%s)\n", mi->mi_path, mi->mi_source);
-		return true;
-	}
+	unsigned int secs = ctx->ac_conf.cf_umount_wait;
+	int err = am_umount_bounded(mi->mi_path, secs);
+
+	if (err == -ETIMEDOUT)
+		am_log(LOG_WARNING, "stop: %s (%s): unmount not done within umount_wait (%u s), "
+		       "given up (its server did not answer)", mi->mi_path, mi->mi_source, secs);
 	if (!report)
-		return false;
-	if (errno == EBUSY)
+		return !err;
+	if (!err)
+		am_out("stopped %s (%s)\n", mi->mi_path, mi->mi_source);
+	else if (err == -EBUSY)
 		am_out("busy %s (%s): in use\n", mi->mi_path, mi->mi_source);
 	else
-		am_out("failed %s (%s): %s\n", mi->mi_path, mi->mi_source, strerror(errno));
-	return false;
+		am_out("failed %s (%s): %s\n", mi->mi_path, mi->mi_source, strerror(-err));
+	return !err;
 }
 
 /*
@@ -294,7 +298,6 @@ int am_cmd_stop(struct am_ctx *ctx)
 	const struct am_mi *mi;
 	int err;
 
-	(void)ctx;
 	err = am_mounts_read(&ms);
 	if (err) {
 		am_log(LOG_ERR, "stop: reading the mount table: %s", strerror(-err));
@@ -303,12 +306,12 @@ int am_cmd_stop(struct am_ctx *ctx)
 	for (i = ms.ms_n; i-- > 0;) {
 		mi = &ms.ms_v[i];
 		if (am_mounts_nested(&ms, mi)) {
-			stop_one(mi, false);
+			stop_one(ctx, mi, false);
 			continue;
 		}
 		if (!is_trigger(&ms, mi))
 			continue;
-		if (stop_one(mi, true))
+		if (stop_one(ctx, mi, true))
 			stopped++;
 		else
 			busy++;

@@ -149,8 +149,9 @@ static int cmd_conf(const char *path)
 	printf("log_level %d\nlog_stderr %d\nmap_dir %s\nmodule_dir %s\n", c.cf_log_level,
 	       c.cf_log_stderr, c.cf_map_dir ? c.cf_map_dir : "(default)",
 	       c.cf_module_dir ? c.cf_module_dir : "(default)");
-	printf("mount_timeout %u\nprogram_timeout %u\nprogram_max_output %zu\n",
-	       c.cf_mount_timeout, c.cf_program_timeout, c.cf_program_max_output);
+	printf("mount_timeout %u\nprogram_timeout %u\nprogram_max_output %zu\numount_wait %u\n",
+	       c.cf_mount_timeout, c.cf_program_timeout, c.cf_program_max_output,
+	       c.cf_umount_wait);
 	printf("ldap.uri %s\n", am_conf_get(&c, "ldap", "uri") ?: "(unset)");
 	am_conf_free(&c);
 	return 0;
