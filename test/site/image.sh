@@ -95,7 +95,7 @@ client_setup() {
 		echo alice:alice-pw | chpasswd
 		echo bob:bob-pw | chpasswd
 		echo root:root-pw | chpasswd
-		systemctl enable systemd-networkd ssh autofs-agent
+		systemctl enable systemd-networkd ssh ypbind autofs-agent
 		systemctl disable autofs
 		# nis brings the server too: the client only binds
 		systemctl disable ypserv yppasswdd ypxfrd 2>/dev/null || true
@@ -118,7 +118,7 @@ sources_newer_than() {
 }
 
 # newest FILE...: the newest of the files that exist.
-newest() { ls -t "$@" 2>/dev/null | head -1; }
+newest() { { ls -t "$@" 2>/dev/null || true; } | head -1; }
 
 # The project's packages, rebuilt when their sources changed since: the
 # agent's (make deb) and the kernel's (make kernel-deb, base config).

@@ -75,7 +75,7 @@ server_stop() {
 }
 
 # server_sh CMD: run CMD on the server (its suite polls for it), print
-# what it printed.  The export disk is at /srv/export there.
+# what it printed.  The exported trees are under /srv/export there.
 server_sh() {
 	rm -f "$SERVER_OUT/cmd.out"
 	printf '%s\n' "$*" > "$SERVER_OUT/cmd.tmp"
@@ -122,16 +122,20 @@ PY
 SSH_OPTS=(-q -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null
 	-o ConnectTimeout=10 -o LogLevel=ERROR)
 
+# No command of the runner's waits longer than this on the client: a
+# scenario that hangs fails, and the run goes on.
+SSH_LIMIT=600
+
 # c_ssh CMD: CMD as root on the client.
 c_ssh() {
-	ssh "${SSH_OPTS[@]}" -o BatchMode=yes -i "$SITE/ssh/id" -p "$SSH_PORT" root@127.0.0.1 "$@"
+	timeout -k 5 $SSH_LIMIT ssh "${SSH_OPTS[@]}" -o BatchMode=yes -i "$SITE/ssh/id" -p "$SSH_PORT" root@127.0.0.1 "$@"
 }
 
 # user_ssh USER PASSWORD CMD: a password login, as a user makes one.
 user_ssh() {
 	local u=$1 pw=$2
 	shift 2
-	sshpass -p "$pw" ssh "${SSH_OPTS[@]}" -o PubkeyAuthentication=no -p "$SSH_PORT" "$u@127.0.0.1" "$@"
+	timeout -k 5 $SSH_LIMIT sshpass -p "$pw" ssh "${SSH_OPTS[@]}" -o PubkeyAuthentication=no -p "$SSH_PORT" "$u@127.0.0.1" "$@"
 }
 
 # wait_until SECS CMD...: poll CMD every half second; CMD may end the wait
@@ -168,7 +172,7 @@ console_since() {
 	shift
 	tail -c +"$((mark + 1))" "$RUN/client-console.log" | tr -d '\r' |
 		awk -v pats="$(printf '%s\n' "$@")" '
-			BEGIN { n = split(pats, p, "\n") - 1; i = 1 }
+			BEGIN { n = split(pats, p, "\n"); i = 1 }
 			i <= n && $0 ~ p[i] { i++ }
 			END { exit i <= n }'
 }

@@ -1,5 +1,6 @@
 # SUITE_TIMEOUT=7200
 # DEFAULT=no
+# LEAVES_MOUNTS=/run/site-export /srv/export/* /var/lib/nfs /var/yp
 # siteserver: the site's file server (test/site/run, issue 36).  On the
 # site's link (the NIC with MAC 52:54:00:36:00:01) as 10.36.0.1: knfsd
 # exports /export/home and /export/proj from the disk test/site/image.sh
@@ -7,7 +8,8 @@
 # NFS state knfsd keeps there), slapd serves auto.master (/home, /proj)
 # and auto.home, ypserv serves auto.proj in domain "site".
 # It serves, and runs the runner's commands, until the runner creates
-# "stop" in the results directory.
+# "stop" in the results directory; it is the boot's only suite, and its
+# mounts (the disk and the trees knfsd exports) stay until the power-off.
 . "$TOP/test/integration/maps_lib.sh"
 . "$TOP/test/integration/ldap_lib.sh"
 . "$TOP/test/integration/nis_lib.sh"
@@ -46,11 +48,18 @@ nis_maps() {
 
 # The export disk, and on it what knfsd, mountd and statd keep across a
 # reboot (the clients' NFSv4 records, so that they reclaim their state).
+# The disk is mounted outside the NFS root and its trees bound to the
+# exported paths: knfsd's pseudo root (fsid=0 on /) does not cross into a
+# file system it does not export, so /export must stay a directory of the
+# root's own file system, as in the lab.
+DISK=/run/site-export
 site_disk() {
-	mkdir -p "$NFS_ROOT/export" &&
-		mount /dev/vda "$NFS_ROOT/export" &&
-		mkdir -p "$NFS_ROOT/export/nfs-state/sm" "$NFS_ROOT/export/nfs-state/v4recovery" &&
-		mount --bind "$NFS_ROOT/export/nfs-state" /var/lib/nfs
+	mkdir -p "$DISK" && mount /dev/vda "$DISK" &&
+		mkdir -p "$DISK/nfs-state/sm" "$DISK/nfs-state/v4recovery" &&
+		mount --bind "$DISK/nfs-state" /var/lib/nfs || return 1
+	for e in home proj/data; do
+		mkdir -p "$NFS_ROOT/export/$e" && mount --bind "$DISK/$e" "$NFS_ROOT/export/$e" || return 1
+	done
 }
 
 t_ok link site_link
