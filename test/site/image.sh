@@ -138,7 +138,7 @@ debs() {
 }
 
 client_img() {
-	local root=$site/client.root
+	local root=$site/client.root rc
 	debs
 	client_stale "${DEBS[@]}" || return 0
 	say "building the client image"
@@ -147,7 +147,12 @@ client_img() {
 	rm -rf "$root"
 	mkdir -p "$root"
 	tar -C "$root" -xf "$site/base.tar"
-	client_setup "$root"
+	# dpkg's and systemctl's lines go to a log, shown if a step fails
+	set +e
+	(set -e; client_setup "$root") > "$site/image.log" 2>&1
+	rc=$?
+	set -e
+	[ $rc = 0 ] || { tail -30 "$site/image.log" >&2; die "client setup failed: $site/image.log"; }
 	cp "$root"/boot/vmlinuz-*-autofsng "$site/vmlinuz"
 	mkfs.ext4 -q -F -L site-root -d "$root" "$site/client.img.tmp" 4G
 	mv "$site/client.img.tmp" "$site/client.img"
