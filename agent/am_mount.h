@@ -90,9 +90,10 @@ long am_listmount_children(unsigned long long id, unsigned long long last,
 int am_mount_detach(int fd, const int *kids, size_t nkids);
 
 /*
- * umount2(PATH, UMOUNT_NOFOLLOW), its teardown bounded by SECS (umount.c).
- * Returns: 0, -errno of umount2(), or -ETIMEDOUT: the mount has left the
- * table, and the wait on its server was cut short.
+ * umount2(PATH, UMOUNT_NOFOLLOW) in a child, bounded by SECS (umount.c).
+ * Returns: 0, -errno of umount2(), -EINTR (the child died of a signal),
+ * or -ETIMEDOUT: the child was killed past SECS, the mount out of the
+ * table or not (a walk to it that waited); read the table to know.
  */
 int am_umount_bounded(const char *path, unsigned int secs);
 

@@ -213,15 +213,19 @@ struct conf_secs {
 	const char *cs_key;
 	size_t cs_off;
 	bool cs_zero;
+	unsigned long cs_max;
 };
 
+#define CONF_SECS_MAX (86400UL * 366)
+
 static const struct conf_secs conf_secs_keys[] = {
-	{ "timeout", offsetof(struct am_conf, cf_timeout), true },
-	{ "negative_timeout", offsetof(struct am_conf, cf_negative_timeout), true },
-	{ "cache_ttl", offsetof(struct am_conf, cf_cache_ttl), true },
-	{ "mount_timeout", offsetof(struct am_conf, cf_mount_timeout), false },
-	{ "program_timeout", offsetof(struct am_conf, cf_program_timeout), false },
-	{ "umount_wait", offsetof(struct am_conf, cf_umount_wait), false },
+	{ "timeout", offsetof(struct am_conf, cf_timeout), true, CONF_SECS_MAX },
+	{ "negative_timeout", offsetof(struct am_conf, cf_negative_timeout), true, CONF_SECS_MAX },
+	{ "cache_ttl", offsetof(struct am_conf, cf_cache_ttl), true, CONF_SECS_MAX },
+	{ "mount_timeout", offsetof(struct am_conf, cf_mount_timeout), false, CONF_SECS_MAX },
+	{ "program_timeout", offsetof(struct am_conf, cf_program_timeout), false, CONF_SECS_MAX },
+	/* milliseconds in an int poll() timeout */
+	{ "umount_wait", offsetof(struct am_conf, cf_umount_wait), false, 3600 },
 };
 
 static const struct conf_secs *conf_secs_key(const char *key)
@@ -241,7 +245,7 @@ static int conf_seconds(struct am_conf *conf, const struct conf_line *at,
 	unsigned long v;
 	int err;
 
-	err = conf_uint(at, cs->cs_key, val, 86400 * 366, &v);
+	err = conf_uint(at, cs->cs_key, val, cs->cs_max, &v);
 	if (err)
 		return err;
 	if (!v && !cs->cs_zero) {

@@ -262,19 +262,47 @@ static bool is_trigger(const struct am_mounts *ms, const struct am_mi *mi)
 	return !strcmp(mi->mi_fstype, "autofsng") && !am_mounts_nested(ms, mi);
 }
 
-/*
- * Unmount MI if nothing uses it, waiting on its teardown at most
- * umount_wait seconds (am_umount_bounded()).  Returns true when it is
- * gone; a busy or failed one is reported on stdout when REPORT is set.
- */
-static bool stop_one(const struct am_ctx *ctx, const struct am_mi *mi, bool report)
+/* Whether the mount MI is still in the table (it is, when that cannot be read). */
+static bool still_mounted(const struct am_mi *mi)
 {
-	unsigned int secs = ctx->ac_conf.cf_umount_wait;
-	int err = am_umount_bounded(mi->mi_path, secs);
+	struct am_mounts ms;
+	bool in;
+
+	if (am_mounts_read(&ms))
+		return true;
+	in = am_mounts_id(&ms, mi->mi_id) != NULL;
+	am_mounts_free(&ms);
+	return in;
+}
+
+/*
+ * An unmount that timed out: said in the log, and whether it took the
+ * mount out of the table.  Once one server did not answer, the others of
+ * this stop are likely gone with it (a network down): each gets 1 s more.
+ * Returns: 0 when the mount is gone, -ETIMEDOUT.
+ */
+static int stop_timed_out(const struct am_mi *mi, unsigned int *secs)
+{
+	bool in = still_mounted(mi);
+
+	am_log(LOG_WARNING, "stop: %s (%s): no answer within umount_wait (%u s): %s",
+	       mi->mi_path, mi->mi_source, *secs,
+	       in ? "still mounted" : "unmounted, its teardown left to finish without waiting");
+	*secs = 1;
+	return in ? -ETIMEDOUT : 0;
+}
+
+/*
+ * Unmount MI if nothing uses it, waiting on the unmount at most *SECS
+ * (am_umount_bounded()).  Returns true when it is gone; a busy or failed
+ * one is reported on stdout when REPORT is set.
+ */
+static bool stop_one(const struct am_mi *mi, unsigned int *secs, bool report)
+{
+	int err = am_umount_bounded(mi->mi_path, *secs);
 
 	if (err == -ETIMEDOUT)
-		am_log(LOG_WARNING, "stop: %s (%s): unmount not done within umount_wait (%u s), "
-		       "given up (its server did not answer)", mi->mi_path, mi->mi_source, secs);
+		err = stop_timed_out(mi, secs);
 	if (!report)
 		return !err;
 	if (!err)
@@ -293,6 +321,7 @@ static bool stop_one(const struct am_ctx *ctx, const struct am_mi *mi, bool repo
  */
 int am_cmd_stop(struct am_ctx *ctx)
 {
+	unsigned int secs = ctx->ac_conf.cf_umount_wait;
 	struct am_mounts ms;
 	size_t i, busy = 0, stopped = 0;
 	const struct am_mi *mi;
@@ -306,12 +335,12 @@ int am_cmd_stop(struct am_ctx *ctx)
 	for (i = ms.ms_n; i-- > 0;) {
 		mi = &ms.ms_v[i];
 		if (am_mounts_nested(&ms, mi)) {
-			stop_one(ctx, mi, false);
+			stop_one(mi, &secs, false);
 			continue;
 		}
 		if (!is_trigger(&ms, mi))
 			continue;
-		if (stop_one(ctx, mi, true))
+		if (stop_one(mi, &secs, true))
 			stopped++;
 		else
 			busy++;

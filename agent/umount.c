@@ -7,8 +7,9 @@
  * delegation to the server, and a hard mount waits for an answer as long
  * as the server is gone.  A shutdown with a dead server would wait there.
  * So the call runs in a child; past the bound the child is killed, which
- * ends those waits (they are killable) and the teardown finishes without
- * the server.
+ * ends those waits (they are killable).  A wait no signal ends (dirty
+ * pages written back, which the flusher thread does) keeps the child:
+ * it is left to finish, and init reaps it once the agent has exited.
  */
 #include <errno.h>
 #include <poll.h>
@@ -19,6 +20,31 @@
 #include <unistd.h>
 
 #include "am_mount.h"
+#include "am_util.h"
+
+/* How long a killed child may take to go. */
+#define UMOUNT_KILL_GRACE_MS 2000
+
+/* The child: the agent's fatal-signal handlers put back to the default. */
+static void umount_child(const char *path)
+{
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGALRM, SIG_DFL);
+	_exit(umount2(path, UMOUNT_NOFOLLOW) ? errno & 0xff : 0);
+}
+
+/* Whether PIDFD became readable (the child ended) within MS. */
+static bool umount_ended(int pidfd, int ms)
+{
+	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+	int ret;
+
+	do
+		ret = poll(&pfd, 1, ms);
+	while (ret < 0 && errno == EINTR);
+	return ret != 0;
+}
 
 /* The child's status: 0, or the errno of umount2() (all below 256). */
 static int umount_status(pid_t pid)
@@ -30,34 +56,31 @@ static int umount_status(pid_t pid)
 			return -errno;
 	if (WIFEXITED(status))
 		return -WEXITSTATUS(status);
-	return -ETIMEDOUT;
-}
-
-/* Wait for the child up to SECS; kill it past that. */
-static void umount_wait(pid_t pid, unsigned int secs)
-{
-	struct pollfd pfd = { .events = POLLIN };
-	int ret;
-
-	pfd.fd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (pfd.fd < 0)
-		return;	/* then waitpid() waits without a bound */
-	do
-		ret = poll(&pfd, 1, (int)(secs * 1000));
-	while (ret < 0 && errno == EINTR);
-	if (ret == 0)
-		kill(pid, SIGKILL);
-	close(pfd.fd);
+	return -EINTR;
 }
 
 int am_umount_bounded(const char *path, unsigned int secs)
 {
 	pid_t pid = fork();
+	int pidfd;
 
 	if (pid < 0)
 		return -errno;
 	if (pid == 0)
-		_exit(umount2(path, UMOUNT_NOFOLLOW) ? errno & 0xff : 0);
-	umount_wait(pid, secs);
-	return umount_status(pid);
+		umount_child(path);
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0) {
+		am_log(LOG_WARNING, "unmount of %s: pidfd_open: %s, waiting without a bound",
+		       path, strerror(errno));
+		return umount_status(pid);
+	}
+	if (umount_ended(pidfd, (int)(secs * 1000))) {
+		close(pidfd);
+		return umount_status(pid);
+	}
+	kill(pid, SIGKILL);
+	if (umount_ended(pidfd, UMOUNT_KILL_GRACE_MS))
+		umount_status(pid);
+	close(pidfd);
+	return -ETIMEDOUT;
 }
