@@ -6,8 +6,9 @@
 #                Debian's autofs, from the archive this machine reaches
 #                (mmdebstrap in a mount namespace of its own: nothing is
 #                mounted on this machine).
-#                Downloaded once; rebuilt only when its package list
-#                changes (base.tar.pkgs).
+#                Downloaded once (from SITE_MIRROR, default
+#                http://deb.debian.org/debian); rebuilt only when its
+#                package list changes (base.tar.pkgs).
 #   client.img   base.tar, then what an administrator does on a new
 #                client: the project's packages (make deb) and kernel
 #                package (make kernel-deb) installed with dpkg -i, users,
@@ -45,9 +46,11 @@ base_tar() {
 	say "building the Debian base (mmdebstrap, once)"
 	# root mode mounts proc, sys and dev in the new root: in a mount
 	# namespace of its own, so they never show on this machine
+	# the mirror named, and stdin closed: without a mirror, mmdebstrap
+	# reads a sources.list from a stdin that is not a terminal
 	unshare -m --propagation private -- \
 		mmdebstrap --mode=root --variant=important --include="$want" \
-		bookworm "$site/base.tmp.tar"
+		bookworm "$site/base.tmp.tar" "${SITE_MIRROR:-http://deb.debian.org/debian}" </dev/null
 	mv "$site/base.tmp.tar" "$site/base.tar"
 	echo "$want" > "$site/base.tar.pkgs"
 }
