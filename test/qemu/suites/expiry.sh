@@ -257,6 +257,50 @@ if [ "$API" = setattr ]; then
 	umount -R /mnt/pp
 fi
 
+# A dead server's teardown holds no other up.  The tick unmounts from a
+# kernel thread, so the last put of an expired tree is made there.  For an
+# NFS mount, the teardown waits on a hard-mounted server for as long as it
+# is gone (it returns delegations and ends its session).  The teardown of
+# a local mount expired after it must still finish: ext4's
+# /sys/fs/ext4/DEV goes with its superblock, which holds the loop device.
+# Once knfsd is back, nothing waits any more.
+d_kthreads() { ps -eo stat=,comm= | awk '$1 ~ /^D/ && $2 ~ /^kworker/' | wc -l; }
+sb_gone_within() {	# sb_gone_within DEV SECONDS
+	local i
+	for i in $(seq $(($2 * 2))); do [ -e "/sys/fs/ext4/$1" ] || return 0; sleep 0.5; done
+	return 1
+}
+none_waits_within() {	# none_waits_within SECONDS: no kworker in D
+	local i
+	for i in $(seq "$1"); do [ "$(d_kthreads)" = 0 ] && return 0; sleep 1; done
+	return 1
+}
+dead_server_teardown() {
+	local dev
+	nfs_server_start /export/deleg && echo record > "$NFS_ROOT/export/deleg/f" &&
+		mkdir -p /mnt/dn && mount -t nfs4 -o vers=4.2,hard 127.0.0.1:/export/deleg /mnt/dn ||
+		{ t_fail deadserver-setup "knfsd or the NFS mount"; return; }
+	cat /mnt/dn/f >/dev/null
+	echo "expiry: the server's state of the client: $(cat /proc/fs/nfsd/clients/*/states 2>&1 | tr '\n' ' ')"
+	t_eq deadserver-none-waits-before 0 "$(d_kthreads)"
+	rpc.nfsd 0
+	"$MFD" setexpire /mnt/dn mount 1
+	t_ok deadserver-nfs-expires "$MFD" wait-gone /mnt/dn 6000
+	sleep 2
+	t_ok deadserver-teardown-waits test "$(d_kthreads)" -ge 1
+	truncate -s 16M /tmp/el.img && mkfs.ext4 -qF /tmp/el.img && mkdir -p /mnt/el &&
+		mount -o loop /tmp/el.img /mnt/el
+	dev=$(findmnt -no SOURCE /mnt/el); dev=${dev#/dev/}
+	"$MFD" setexpire /mnt/el mount 1
+	t_ok deadserver-local-expires "$MFD" wait-gone /mnt/el 6000
+	t_ok deadserver-local-teardown-done sb_gone_within "$dev" 5
+	rpc.nfsd 4
+	t_ok deadserver-nothing-waits-after-server-back none_waits_within 60
+	sb_gone_within "$dev" 10
+	rm -f /tmp/el.img "$NFS_ROOT/export/deleg/f"
+}
+dead_server_teardown
+
 # Nothing left to expire: the ticks stop again.
 sleep 2
 r0=$(cat $RUNS); sleep 3; t_eq idle-again-no-ticks "$r0" "$(cat $RUNS)"
