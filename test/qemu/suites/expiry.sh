@@ -47,9 +47,10 @@ t_ok open-file-released "$MFD" wait-gone /mnt/e2 4000
 
 # Busy: the working directory of a child process keeps it.
 mnt /mnt/e3
-(cd /mnt/e3 && exec sleep 4) &
+(cd /mnt/e3 && exec sleep 5) &
 cwd_pid=$!
-sleep 0.5
+# in place before the countdown starts, however slow the guest
+for i in $(seq 100); do [ "$(readlink /proc/$cwd_pid/cwd)" = /mnt/e3 ] && break; sleep 0.1; done
 "$MFD" setexpire /mnt/e3 mount 1
 sleep 2.5
 t_present cwd-keeps /mnt/e3
@@ -276,7 +277,7 @@ none_waits_within() {	# none_waits_within SECONDS: no kworker in D
 	return 1
 }
 dead_server_teardown() {
-	local dev
+	local dev loop
 	nfs_server_start /export/deleg && echo record > "$NFS_ROOT/export/deleg/f" &&
 		mkdir -p /mnt/dn && mount -t nfs4 -o vers=4.2,hard 127.0.0.1:/export/deleg /mnt/dn ||
 		{ t_fail deadserver-setup "knfsd or the NFS mount"; return; }
@@ -288,15 +289,19 @@ dead_server_teardown() {
 	t_ok deadserver-nfs-expires "$MFD" wait-gone /mnt/dn 6000
 	sleep 2
 	t_ok deadserver-teardown-waits test "$(d_kthreads)" -ge 1
+	# losetup, not mount -o loop: mount(8) would hold the device open for
+	# write, which 6.12 without BLK_DEV_WRITE_MOUNTED refuses to mount
 	truncate -s 16M /tmp/el.img && mkfs.ext4 -qF /tmp/el.img && mkdir -p /mnt/el &&
-		mount -o loop /tmp/el.img /mnt/el
-	dev=$(findmnt -no SOURCE /mnt/el); dev=${dev#/dev/}
+		loop=$(losetup -f --show /tmp/el.img) && mount "$loop" /mnt/el ||
+		{ t_fail deadserver-local-setup "ext4 on a loop device"; rpc.nfsd 4; return; }
+	dev=${loop#/dev/}
 	"$MFD" setexpire /mnt/el mount 1
 	t_ok deadserver-local-expires "$MFD" wait-gone /mnt/el 6000
 	t_ok deadserver-local-teardown-done sb_gone_within "$dev" 5
 	rpc.nfsd 4
 	t_ok deadserver-nothing-waits-after-server-back none_waits_within 60
 	sb_gone_within "$dev" 10
+	losetup -d "$loop"
 	rm -f /tmp/el.img "$NFS_ROOT/export/deleg/f"
 }
 dead_server_teardown
