@@ -90,11 +90,17 @@ long am_listmount_children(unsigned long long id, unsigned long long last,
 int am_mount_detach(int fd, const int *kids, size_t nkids);
 
 /*
- * umount2(PATH, UMOUNT_NOFOLLOW) in a child, bounded by SECS (umount.c).
- * Returns: 0, -errno of umount2(), -EINTR (the child died of a signal),
- * or -ETIMEDOUT: the child was killed past SECS, the mount out of the
- * table or not (a walk to it that waited); read the table to know.
+ * Unmount the mount ID (mountinfo's) at the absolute PATH in a child,
+ * bounded by SECS (umount.c): umount2(UMOUNT_NOFOLLOW) of the last
+ * component in the parent directory, reached without following a link,
+ * once the mount there is checked to be ID.
+ * Returns: 0, -ELOOP (a symbolic link on the way: left alone), -ESTALE
+ * (the mount there is not ID: moved, replaced or covered since the table
+ * was read; left alone), -EINVAL ("/" or a relative path: refused; or not
+ * a mount point), -errno of umount2(), -EINTR (the child died of a
+ * signal), or -ETIMEDOUT: the child was killed past SECS, the mount out of
+ * the table or not (a walk to it that waited); read the table to know.
  */
-int am_umount_bounded(const char *path, unsigned int secs);
+int am_umount_bounded(const char *path, int id, unsigned int secs);
 
 #endif /* AM_MOUNT_H */

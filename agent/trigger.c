@@ -293,31 +293,68 @@ static int stop_timed_out(const struct am_mi *mi, unsigned int *secs)
 }
 
 /*
+ * Whether a mount stacked on MI since the table was read hides it (a
+ * direct trigger's mount in use stays on it): the unmount found that one
+ * and left MI, which is then in use, as umount2() of it would say.
+ */
+static bool stop_covered(const struct am_mi *mi)
+{
+	struct am_mounts ms;
+	bool on = false;
+	size_t i;
+
+	if (am_mounts_read(&ms))
+		return false;
+	for (i = 0; i < ms.ms_n && !on; i++)
+		on = ms.ms_v[i].mi_parent == mi->mi_id && !strcmp(ms.ms_v[i].mi_path, mi->mi_path);
+	am_mounts_free(&ms);
+	return on;
+}
+
+/* Why the unmount of a trigger failed, for the user (am_umount_bounded()). */
+static const char *stop_reason(int err)
+{
+	switch (err) {
+	case -ELOOP:
+		return "a symbolic link on the way to it, left mounted";
+	case -ESTALE:
+		return "moved or replaced since the table was read";
+	case -EINVAL:
+		return "not a mount point below /";
+	default:
+		return strerror(-err);
+	}
+}
+
+/*
  * Unmount MI if nothing uses it, waiting on the unmount at most *SECS
  * (am_umount_bounded()).  Returns true when it is gone; a busy or failed
  * one is reported on stdout when REPORT is set.
  */
 static bool stop_one(const struct am_mi *mi, unsigned int *secs, bool report)
 {
-	int err = am_umount_bounded(mi->mi_path, *secs);
+	int err = am_umount_bounded(mi->mi_path, mi->mi_id, *secs);
 
 	if (err == -ETIMEDOUT)
 		err = stop_timed_out(mi, secs);
 	if (!report)
 		return !err;
+	if (err == -ESTALE && stop_covered(mi))
+		err = -EBUSY;
 	if (!err)
 		am_out("stopped %s (%s)\n", mi->mi_path, mi->mi_source);
 	else if (err == -EBUSY)
 		am_out("busy %s (%s): in use\n", mi->mi_path, mi->mi_source);
 	else
-		am_out("failed %s (%s): %s\n", mi->mi_path, mi->mi_source, strerror(-err));
+		am_out("failed %s (%s): %s\n", mi->mi_path, mi->mi_source, stop_reason(err));
 	return !err;
 }
 
 /*
  * Deepest first: the idle mounts the agent made under a trigger go first
  * (a busy one stays and keeps its trigger), then the triggers themselves.
- * Plain umount2() only: it fails on anything in use, so nothing is lost.
+ * Plain umount2() only: it fails on anything in use, so nothing is lost;
+ * and only of the mount the table named, reached through no symbolic link.
  */
 int am_cmd_stop(struct am_ctx *ctx)
 {

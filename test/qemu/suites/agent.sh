@@ -612,6 +612,40 @@ wait $BUSY_PID 2>/dev/null
 umount /mnt/auto/busy /mnt/auto/bind 2>/dev/null
 "$AGENT" stop >/dev/null 2>&1
 t_eq stop-all "" "$(grep autofsng /proc/self/mountinfo)"
+
+# A user who owns the directory above a mount of the agent renames what is
+# between and puts a link to another tree in its place while `autofs stop`
+# runs (design.md 3a): the unmount must not follow it to an idle mount
+# there that is not hers.  stop reads the table once and then unmounts one
+# mount after another, each given up to umount_wait: the table saved before
+# the swap (AUTOFS_AGENT_MOUNTINFO) is that read.  The same mount with no
+# link is stopped, and a direct trigger whose mount is in use is still said
+# to be busy.
+R=/srv/race
+mkdir -p $R/alice/a $R/alice/c $R/alice/e $R/victim/b
+chown 1000:1000 $R/alice
+mount -t tmpfs victim $R/victim/b
+printf '%s\t-fstype=tmpfs,size=1m\t:tmpfs\n' $R/alice/a/b $R/alice/c/d $R/alice/e/f > /etc/auto.race
+printf '/-\t/etc/auto.race\n' > /etc/auto.master.race
+"$AGENT" start /etc/auto.master.race
+(cd $R/alice/e/f && exec sleep 3600) &
+RACE_PID=$!
+t_ok stop-link-busy-mounted wait_type $R/alice/e/f tmpfs 15
+cat /proc/self/mountinfo > /run/race.mountinfo
+t_ok stop-link-user-swaps setpriv --reuid=1000 --regid=1000 --clear-groups \
+	sh -c "mv $R/alice/a $R/alice/a.away && ln -s $R/victim $R/alice/a"
+out=$(AUTOFS_AGENT_MOUNTINFO=/run/race.mountinfo "$AGENT" stop 2>&1)
+rc=$?
+echo "$out"
+t_eq stop-link-exit 7 "$rc"
+t_eq stop-link-leaves-other tmpfs "$(mnt_fstype $R/victim/b)"
+t_ok stop-link-says-why grep -q "failed $R/alice/a/b (.*): a symbolic link on the way" <<<"$out"
+t_eq stop-link-leaves-it autofsng "$(mnt_fstype $R/alice/a.away/b)"
+t_eq stop-link-control "" "$(mnt_fstype $R/alice/c/d)"
+t_ok stop-direct-busy grep -q "busy $R/alice/e/f (" <<<"$out"
+kill $RACE_PID 2>/dev/null
+wait $RACE_PID 2>/dev/null
+umount $R/alice/a.away/b $R/victim/b $R/alice/e/f $R/alice/e/f 2>/dev/null
 echo "--- agent syslog"
 suite_log
 exit 0
