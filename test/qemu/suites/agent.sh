@@ -1,4 +1,4 @@
-# SUITE_TIMEOUT=600
+# SUITE_TIMEOUT=900
 # agent: the installed /sbin/autofs run by the kernel through autofsng
 # triggers it mounted itself with `autofs start`.  Bind, tmpfs, multi-mount
 # with offsets, a program map and an LDAP map from an in-guest slapd; the

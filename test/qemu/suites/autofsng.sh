@@ -1,3 +1,4 @@
+# SUITE_TIMEOUT=360
 # autofsng: the filesystem's traps, the agent call, the negative and
 # browse caches, with the test agent test/qemu/progs/autofsng-agent
 # standing in for /sbin/autofs.  Measurements go to the console and to

@@ -1,4 +1,4 @@
-# SUITE_TIMEOUT=600
+# SUITE_TIMEOUT=900
 # compat: master maps written for autofs-tools, run through real autofsng
 # triggers: comma-joined agent options take effect and never reach mount
 # options, -null disables its mount point (one an earlier include defined

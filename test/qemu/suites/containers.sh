@@ -1,4 +1,4 @@
-# SUITE_TIMEOUT=600
+# SUITE_TIMEOUT=900
 # containers: lookups from user namespaces (issue 34), served as the host
 # user the requester is, through the installed agent: root's and uid
 # 1000's `unshare -Urm` with a slave and a private copy of the mounts,

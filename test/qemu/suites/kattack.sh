@@ -1,4 +1,4 @@
-# SUITE_TIMEOUT=400
+# SUITE_TIMEOUT=600
 # kattack: what root of an unprivileged user's namespace can make the
 # series' kernel code cost everybody else (issue 38).  The attacker is uid
 # 1000 in its own `unshare -Urm`; the victim is root doing mount(2).
