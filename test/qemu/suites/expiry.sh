@@ -1,3 +1,4 @@
+# SUITE_TIMEOUT=480
 # expiry: mounts expire in the VFS (Documentation/filesystems/expire_semantics.rst)
 # with a 1-second tick.  Presence is read from /proc/self/mountinfo only:
 # a stat of a mount point would itself be a use of the mount.
@@ -276,35 +277,72 @@ none_waits_within() {	# none_waits_within SECONDS: no kworker in D
 	for i in $(seq "$1"); do [ "$(d_kthreads)" = 0 ] && return 0; sleep 1; done
 	return 1
 }
+# ext4_loop DIR: a new ext4 on a loop device mounted on DIR, the device's
+# name printed.  losetup, not mount -o loop: mount(8) would hold the device
+# open for write, which 6.12 without BLK_DEV_WRITE_MOUNTED refuses to mount.
+ext4_loop() {
+	local img=/tmp/el-${1##*/}.img loop
+	truncate -s 16M "$img" && mkfs.ext4 -qF "$img" && mkdir -p "$1" &&
+		loop=$(losetup -f --show "$img") && mount "$loop" "$1" && echo "${loop#/dev/}"
+}
+# nfs_dead_mount DIR: the deleg export on DIR, read once; none waits yet.
+nfs_dead_mount() {
+	nfs_server_start /export/deleg && mkdir -p "$NFS_ROOT/export/deleg/lower" &&
+		echo record > "$NFS_ROOT/export/deleg/lower/f" && mkdir -p "$1" &&
+		mount -t nfs4 -o vers=4.2,hard 127.0.0.1:/export/deleg "$1" &&
+		cat "$1/lower/f" >/dev/null
+}
+# ov_mount LOWER DIR: a read-only overlay of LOWER (and an empty layer) on DIR
+ov_mount() {
+	mkdir -p /tmp/ov-empty "$2" &&
+		mount -t overlay ov -o "lowerdir=$1:/tmp/ov-empty" "$2"
+}
 dead_server_teardown() {
-	local dev loop
-	nfs_server_start /export/deleg && echo record > "$NFS_ROOT/export/deleg/f" &&
-		mkdir -p /mnt/dn && mount -t nfs4 -o vers=4.2,hard 127.0.0.1:/export/deleg /mnt/dn ||
-		{ t_fail deadserver-setup "knfsd or the NFS mount"; return; }
-	cat /mnt/dn/f >/dev/null
-	echo "expiry: the server's state of the client: $(cat /proc/fs/nfsd/clients/*/states 2>&1 | tr '\n' ' ')"
+	local dev
+	nfs_dead_mount /mnt/dn || { t_fail deadserver-setup "knfsd or the NFS mount"; return; }
 	t_eq deadserver-none-waits-before 0 "$(d_kthreads)"
 	rpc.nfsd 0
 	"$MFD" setexpire /mnt/dn mount 1
 	t_ok deadserver-nfs-expires "$MFD" wait-gone /mnt/dn 6000
 	sleep 2
 	t_ok deadserver-teardown-waits test "$(d_kthreads)" -ge 1
-	# losetup, not mount -o loop: mount(8) would hold the device open for
-	# write, which 6.12 without BLK_DEV_WRITE_MOUNTED refuses to mount
-	truncate -s 16M /tmp/el.img && mkfs.ext4 -qF /tmp/el.img && mkdir -p /mnt/el &&
-		loop=$(losetup -f --show /tmp/el.img) && mount "$loop" /mnt/el ||
-		{ t_fail deadserver-local-setup "ext4 on a loop device"; rpc.nfsd 4; return; }
-	dev=${loop#/dev/}
+	dev=$(ext4_loop /mnt/el) || { t_fail deadserver-local-setup "ext4 on a loop device"; rpc.nfsd 4; return; }
 	"$MFD" setexpire /mnt/el mount 1
 	t_ok deadserver-local-expires "$MFD" wait-gone /mnt/el 6000
 	t_ok deadserver-local-teardown-done sb_gone_within "$dev" 5
 	rpc.nfsd 4
 	t_ok deadserver-nothing-waits-after-server-back none_waits_within 60
 	sb_gone_within "$dev" 10
-	losetup -d "$loop"
-	rm -f /tmp/el.img "$NFS_ROOT/export/deleg/f"
+	losetup -d "/dev/$dev"
+}
+# The same through overlayfs, whose teardown puts its layers' mounts: the
+# overlay holds the last reference to the NFS filesystem (its mount
+# detached), and the layer's teardown waits within the overlay's.  An
+# overlay over ext4 expired after it must still let ext4's superblock go,
+# though that layer's put too is made by a kernel thread.
+dead_server_overlay() {
+	local dev
+	nfs_dead_mount /mnt/dn && ov_mount /mnt/dn/lower /mnt/ovn && umount -l /mnt/dn ||
+		{ t_fail deadoverlay-setup "NFS or overlayfs"; return; }
+	dev=$(ext4_loop /mnt/el) && mkdir /mnt/el/lower && ov_mount /mnt/el/lower /mnt/ovl &&
+		umount /mnt/el || { t_fail deadoverlay-local-setup "overlay over ext4"; return; }
+	t_eq deadoverlay-data record "$(cat /mnt/ovn/f)"
+	rpc.nfsd 0
+	"$MFD" setexpire /mnt/ovn mount 1
+	t_ok deadoverlay-expires "$MFD" wait-gone /mnt/ovn 6000
+	sleep 2
+	t_ok deadoverlay-teardown-waits test "$(d_kthreads)" -ge 1
+	"$MFD" setexpire /mnt/ovl mount 1
+	t_ok deadoverlay-local-expires "$MFD" wait-gone /mnt/ovl 6000
+	t_ok deadoverlay-local-layer-done sb_gone_within "$dev" 5
+	rpc.nfsd 4
+	t_ok deadoverlay-nothing-waits-after-server-back none_waits_within 60
+	sb_gone_within "$dev" 10
+	losetup -d "/dev/$dev"
 }
 dead_server_teardown
+dead_server_overlay
+rm -f /tmp/el-el.img "$NFS_ROOT/export/deleg/lower/f"
 
 # Nothing left to expire: the ticks stop again.
 sleep 2
