@@ -297,23 +297,33 @@ ov_mount() {
 	mkdir -p /tmp/ov-empty "$2" &&
 		mount -t overlay ov -o "lowerdir=$1:/tmp/ov-empty" "$2"
 }
+# server_gone_expiry NAME DEAD LOCAL DEV FILE: FILE (on DEAD, over NFS)
+# read just before knfsd stops (the teardown waited only when the client had used
+# the server moments before), then it expires and its teardown waits;
+# LOCAL expires after it and the ext4 superblock of DEV goes within 5 s;
+# with knfsd back, nothing waits.
+server_gone_expiry() {
+	local n=$1 dev=$4
+	t_eq "$n-data" record "$(cat "$5")"
+	t_eq "$n-none-waits-before" 0 "$(d_kthreads)"
+	rpc.nfsd 0
+	"$MFD" setexpire "$2" mount 1
+	t_ok "$n-expires" "$MFD" wait-gone "$2" 6000
+	sleep 2
+	t_ok "$n-teardown-waits" test "$(d_kthreads)" -ge 1
+	"$MFD" setexpire "$3" mount 1
+	t_ok "$n-local-expires" "$MFD" wait-gone "$3" 6000
+	t_ok "$n-local-teardown-done" sb_gone_within "$dev" 5
+	rpc.nfsd 4
+	t_ok "$n-nothing-waits-after-server-back" none_waits_within 60
+	sb_gone_within "$dev" 10
+	losetup -d "/dev/$dev"
+}
 dead_server_teardown() {
 	local dev
 	nfs_dead_mount /mnt/dn || { t_fail deadserver-setup "knfsd or the NFS mount"; return; }
-	t_eq deadserver-none-waits-before 0 "$(d_kthreads)"
-	rpc.nfsd 0
-	"$MFD" setexpire /mnt/dn mount 1
-	t_ok deadserver-nfs-expires "$MFD" wait-gone /mnt/dn 6000
-	sleep 2
-	t_ok deadserver-teardown-waits test "$(d_kthreads)" -ge 1
-	dev=$(ext4_loop /mnt/el) || { t_fail deadserver-local-setup "ext4 on a loop device"; rpc.nfsd 4; return; }
-	"$MFD" setexpire /mnt/el mount 1
-	t_ok deadserver-local-expires "$MFD" wait-gone /mnt/el 6000
-	t_ok deadserver-local-teardown-done sb_gone_within "$dev" 5
-	rpc.nfsd 4
-	t_ok deadserver-nothing-waits-after-server-back none_waits_within 60
-	sb_gone_within "$dev" 10
-	losetup -d "/dev/$dev"
+	dev=$(ext4_loop /mnt/el) || { t_fail deadserver-local-setup "ext4 on a loop device"; return; }
+	server_gone_expiry deadserver /mnt/dn /mnt/el "$dev" /mnt/dn/lower/f
 }
 # The same through overlayfs, whose teardown puts its layers' mounts: the
 # overlay holds the last reference to the NFS filesystem (its mount
@@ -326,19 +336,7 @@ dead_server_overlay() {
 		{ t_fail deadoverlay-setup "NFS or overlayfs"; return; }
 	dev=$(ext4_loop /mnt/el) && mkdir /mnt/el/lower && ov_mount /mnt/el/lower /mnt/ovl &&
 		umount /mnt/el || { t_fail deadoverlay-local-setup "overlay over ext4"; return; }
-	t_eq deadoverlay-data record "$(cat /mnt/ovn/f)"
-	rpc.nfsd 0
-	"$MFD" setexpire /mnt/ovn mount 1
-	t_ok deadoverlay-expires "$MFD" wait-gone /mnt/ovn 6000
-	sleep 2
-	t_ok deadoverlay-teardown-waits test "$(d_kthreads)" -ge 1
-	"$MFD" setexpire /mnt/ovl mount 1
-	t_ok deadoverlay-local-expires "$MFD" wait-gone /mnt/ovl 6000
-	t_ok deadoverlay-local-layer-done sb_gone_within "$dev" 5
-	rpc.nfsd 4
-	t_ok deadoverlay-nothing-waits-after-server-back none_waits_within 60
-	sb_gone_within "$dev" 10
-	losetup -d "/dev/$dev"
+	server_gone_expiry deadoverlay /mnt/ovn /mnt/ovl "$dev" /mnt/ovn/f
 }
 dead_server_teardown
 dead_server_overlay
