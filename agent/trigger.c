@@ -262,17 +262,29 @@ static bool is_trigger(const struct am_mounts *ms, const struct am_mi *mi)
 	return !strcmp(mi->mi_fstype, "autofsng") && !am_mounts_nested(ms, mi);
 }
 
-/* Whether the mount MI is still in the table (it is, when that cannot be read). */
-static bool still_mounted(const struct am_mi *mi)
+/* Where a mount stands in the table read again (stop_now()). */
+enum stop_now { STOP_GONE, STOP_THERE, STOP_COVERED };
+
+/*
+ * MI in the mount table read now: gone, there, or there under a mount
+ * stacked on its path (a direct trigger's mount in use stays on it); there
+ * when the table cannot be read.
+ */
+static enum stop_now stop_now(const struct am_mi *mi)
 {
+	enum stop_now now = STOP_THERE;
+	const struct am_mi *top;
 	struct am_mounts ms;
-	bool in;
 
 	if (am_mounts_read(&ms))
-		return true;
-	in = am_mounts_id(&ms, mi->mi_id) != NULL;
+		return STOP_THERE;
+	top = am_mounts_at(&ms, mi->mi_path);
+	if (!am_mounts_id(&ms, mi->mi_id))
+		now = STOP_GONE;
+	else if (top && top->mi_id != mi->mi_id)
+		now = STOP_COVERED;
 	am_mounts_free(&ms);
-	return in;
+	return now;
 }
 
 /*
@@ -283,32 +295,13 @@ static bool still_mounted(const struct am_mi *mi)
  */
 static int stop_timed_out(const struct am_mi *mi, unsigned int *secs)
 {
-	bool in = still_mounted(mi);
+	bool in = stop_now(mi) != STOP_GONE;
 
 	am_log(LOG_WARNING, "stop: %s (%s): no answer within umount_wait (%u s): %s",
 	       mi->mi_path, mi->mi_source, *secs,
 	       in ? "still mounted" : "unmounted, its teardown left to finish without waiting");
 	*secs = 1;
 	return in ? -ETIMEDOUT : 0;
-}
-
-/*
- * Whether a mount stacked on MI since the table was read hides it (a
- * direct trigger's mount in use stays on it): the unmount found that one
- * and left MI, which is then in use, as umount2() of it would say.
- */
-static bool stop_covered(const struct am_mi *mi)
-{
-	struct am_mounts ms;
-	bool on = false;
-	size_t i;
-
-	if (am_mounts_read(&ms))
-		return false;
-	for (i = 0; i < ms.ms_n && !on; i++)
-		on = ms.ms_v[i].mi_parent == mi->mi_id && !strcmp(ms.ms_v[i].mi_path, mi->mi_path);
-	am_mounts_free(&ms);
-	return on;
 }
 
 /* Why the unmount of a trigger failed, for the user (am_umount_bounded()). */
@@ -339,7 +332,8 @@ static bool stop_one(const struct am_mi *mi, unsigned int *secs, bool report)
 		err = stop_timed_out(mi, secs);
 	if (!report)
 		return !err;
-	if (err == -ESTALE && stop_covered(mi))
+	/* the unmount found the mount stacked on MI and left MI, then in use */
+	if (err == -ESTALE && stop_now(mi) == STOP_COVERED)
 		err = -EBUSY;
 	if (!err)
 		am_out("stopped %s (%s)\n", mi->mi_path, mi->mi_source);
