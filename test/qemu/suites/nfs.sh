@@ -253,6 +253,13 @@ if [ -n "$AGENT" ]; then
 	else
 		t_fail agent-wildcard-negotiates "exit $?: $(tail -2 /tmp/agent.err | tr '\n' ' ')"
 	fi
+	# NFS is built into the agent, as the file map and bind are: a lookup
+	# with no module directory at all still mounts
+	if lookup auto.home alice $L/alice-builtin AUTOFS_AGENT_MODULE_DIR=/nonexistent; then
+		t_eq agent-nfs-built-in "home of alice" "$(cat $L/alice-builtin/.profile)"
+	else
+		t_fail agent-nfs-built-in "exit $?: $(tail -2 /tmp/agent.err | tr '\n' ' ')"
+	fi
 	lookup auto.home dave $L/dave
 	rc=$?
 	t_eq agent-bad-option-exit 6 "$rc"
