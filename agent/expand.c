@@ -10,7 +10,6 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "am_front.h"
 #include "am_sun.h"
 
 int am_vars_set(struct am_vars *vars, const char *name, const char *value)
@@ -159,7 +158,6 @@ int am_vars_names(struct am_vars *vars, uid_t uid, gid_t gid)
 	char *buf;
 	int err = 0;
 
-	am_front_need_names();
 	buf = vars_getid(vars_getpw, uid, &pw);
 	if (buf) {
 		err = am_vars_set(vars, "USER", pw.pw_name);

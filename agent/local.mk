@@ -10,7 +10,6 @@ agent_libamcore_a_SOURCES = \
 	agent/mountwalk.c agent/plan.c agent/signals.c agent/stage.c \
 	agent/mapenv.c agent/resolve.c agent/rqvars.c agent/source.c agent/sun_parse.c \
 	agent/sun_quote.c agent/hostname.c agent/trigger.c agent/trust.c \
-	agent/am_front.h agent/front.c \
 	agent/umount.c agent/util.c
 agent_libamcore_a_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
 
@@ -19,25 +18,13 @@ sbin_PROGRAMS += agent/autofs
 # uses, are built in (am_module.h): no dlopen for them (a lookup of an
 # NFS key spent 3.7 ms of TCG loading mount_nfs.so); their .so are built
 # as well.  NFS needs only the C library: libtirpc is opened when it pings.
-AGENT_SOURCES = agent/main.c $(MAP_FILE_SOURCES) $(MOUNT_BIND_SOURCES) \
+agent_autofs_SOURCES = agent/main.c $(MAP_FILE_SOURCES) $(MOUNT_BIND_SOURCES) \
 	$(MOUNT_NFS_SOURCES)
-AGENT_CFLAGS = $(AM_CFLAGS) $(TIRPC_CFLAGS) -pthread
-AGENT_LDADD = agent/libamcore.a $(LIBADD_DLOPEN) $(LIBS)
+agent_autofs_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE -DAM_BUILTIN
+agent_autofs_CFLAGS = $(AM_CFLAGS) $(TIRPC_CFLAGS) -pthread
+agent_autofs_LDADD = agent/libamcore.a $(LIBADD_DLOPEN) $(LIBS)
 # the modules resolve nothing from the agent; -rdynamic is not needed
-AGENT_LDFLAGS = $(AM_LDFLAGS) -pthread $(SAN_TIRPC_PRELOAD)
-# The front (am_front.h), static-pie where configure could, and the full
-# agent it hands a run to, in $(pkglibexecdir): one program, built twice.
-agent_autofs_SOURCES = $(AGENT_SOURCES)
-agent_autofs_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE -DAM_BUILTIN -DAM_FRONT
-agent_autofs_CFLAGS = $(AGENT_CFLAGS)
-agent_autofs_LDADD = $(AGENT_LDADD)
-agent_autofs_LDFLAGS = $(AGENT_LDFLAGS) $(FRONT_LDFLAGS)
-pkglibexec_PROGRAMS = agent/autofs-full
-agent_autofs_full_SOURCES = $(AGENT_SOURCES)
-agent_autofs_full_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE -DAM_BUILTIN
-agent_autofs_full_CFLAGS = $(AGENT_CFLAGS)
-agent_autofs_full_LDADD = $(AGENT_LDADD)
-agent_autofs_full_LDFLAGS = $(AGENT_LDFLAGS)
+agent_autofs_LDFLAGS = $(AM_LDFLAGS) -pthread $(SAN_TIRPC_PRELOAD)
 
 dist_sysconf_DATA = agent/autofs-agent.conf
 systemdunitdir = $(prefix)/lib/systemd/system

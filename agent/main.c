@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "am_front.h"
 #include "am_lookup.h"
 #include "am_stage.h"
 #include "am_util.h"
@@ -95,9 +94,6 @@ int main(int argc, char **argv)
 	int ret;
 
 	am_stage_begin();
-#ifdef AM_FRONT
-	am_front_init(argv);
-#endif
 	stdio_ensure();
 	am_signals_setup();
 	argc--, argv++;
@@ -109,7 +105,6 @@ int main(int argc, char **argv)
 		usage(argc ? stdout : stderr);
 		return argc ? AM_EXIT_OK : AM_EXIT_USAGE;
 	}
-	am_front_need_command(argv[0]);
 	interactive = !kernel_command(argv[0]);
 	am_log_setup(verbose ? LOG_DEBUG : LOG_NOTICE, true, !interactive);
 	ret = am_ctx_init(&ctx);

@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "am_agent.h"
-#include "am_front.h"
 #include "am_stage.h"
 #include "am_util.h"
 
@@ -207,10 +206,8 @@ int am_module_load(struct am_ctx *ctx, enum am_module_kind kind,
 	if (!lo)
 		return -ENOMEM;
 	err = module_builtin(kind, name, &lo->lo_ops);
-	if (err == -ENOENT) {
-		am_front_need_module(name);
+	if (err == -ENOENT)
 		err = module_file(ctx, kind, name, &lo->lo_handle, &lo->lo_ops);
-	}
 	lo->lo_name = err ? NULL : strdup(name);
 	if (err || !lo->lo_name) {
 		if (lo->lo_handle)

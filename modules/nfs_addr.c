@@ -12,9 +12,6 @@
 #include <string.h>
 #include <arpa/inet.h>
 
-#ifdef AM_BUILTIN
-#include "am_front.h"
-#endif
 #include "nfs_addr.h"
 
 static bool nfs_sa_equal(const struct sockaddr *a, const struct sockaddr *b)
@@ -120,10 +117,6 @@ static int nfs_resolve_one(const struct am_location *loc, const char *addr,
 	nfs_host_bare(loc->al_host, bare, sizeof(bare));
 	if (addr)
 		hints.ai_flags = AI_NUMERICHOST;
-#ifdef AM_BUILTIN
-	else	/* the C library's hosts modules: not in a static front */
-		am_front_need_host(bare);
-#endif
 	ret = getaddrinfo(addr ? addr : bare, NULL, &hints, &res);
 	if (ret) {
 		size_t used = strlen(err);

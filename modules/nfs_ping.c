@@ -23,9 +23,6 @@
 #include <unistd.h>
 #include <rpc/rpc.h>
 
-#ifdef AM_BUILTIN
-#include "am_front.h"
-#endif
 #include "nfs_ping.h"
 
 #define NFS_PROGRAM_NUM	100003
@@ -56,9 +53,6 @@ static void nfs_tirpc_open(void)
 /* Returns: 0 once libtirpc is usable, or -ENOSYS. */
 static int nfs_tirpc_load(void)
 {
-#ifdef AM_BUILTIN
-	am_front_need_module(NFS_TIRPC_SONAME);
-#endif
 	pthread_once(&nfs_tirpc.once, nfs_tirpc_open);
 	return nfs_tirpc.vc_create ? 0 : -ENOSYS;
 }

@@ -2,9 +2,6 @@
 # "FAIL NAME: why"; the script exits non-zero when one failed.
 top_builddir=${top_builddir:-.}
 AUTOFS=$top_builddir/agent/autofs
-# the front hands what it cannot do to the full agent (am_front.h): here
-# the one just built, not an installed one
-export AUTOFS_AGENT_FULL=$top_builddir/agent/autofs-full
 export AUTOFS_AGENT_MODULE_DIR=$top_builddir/maps/.libs:$top_builddir/modules/.libs
 export AUTOFS_AGENT_NSSWITCH=/nonexistent
 T=$(mktemp -d /tmp/autofs-agent-test.XXXXXX)

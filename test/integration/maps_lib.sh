@@ -95,7 +95,6 @@ probe() {
 }
 
 AUTOFS=${AUTOFS:-$builddir/agent/autofs}
-export AUTOFS_AGENT_FULL=${AUTOFS_AGENT_FULL:-$builddir/agent/autofs-full}
 
 # agent ARGS... -- run the agent as a user would; stdout to $TMP/out,
 # stderr to $TMP/err, sets RC.  Skips the agent checks (returns 1) while

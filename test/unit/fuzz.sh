@@ -12,7 +12,7 @@ command -v "$CLANG" >/dev/null || { echo "SKIP: no clang"; exit 77; }
 secs=${FUZZ_SECONDS:-20}
 out=${top_builddir:-.}/test/fuzz
 mkdir -p "$out"
-core="conf.c expand.c front.c hostname.c log.c maptext.c master.c sun_parse.c sun_quote.c util.c"
+core="conf.c expand.c hostname.c log.c maptext.c master.c sun_parse.c sun_quote.c util.c"
 srcs=
 for f in $core; do srcs="$srcs $srcdir/agent/$f"; done
 fail=0
@@ -28,7 +28,7 @@ for t in 1:sun 2:master 3:conf 4:lookup 5:hosts 6:index 7:trust; do
 	extra=
 	[ "$name" = trust ] && extra="$trust_srcs -ldl"
 	if ! "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-D_GNU_SOURCE -DFUZZ_TARGET=$n -DSYSCONFDIR='"/etc"' -DMODULEDIR='"/nonexistent"' -DPKGLIBEXECDIR='"/nonexistent"' \
+		-D_GNU_SOURCE -DFUZZ_TARGET=$n -DSYSCONFDIR='"/etc"' -DMODULEDIR='"/nonexistent"' \
 		-I"$srcdir/agent" -I"$srcdir/kernel/include/uapi" \
 		-I"$srcdir/maps" -o "$bin" "$srcdir/test/unit/fuzz_targets.c" $srcs \
 		"$srcdir/maps/hosts_entry.c" "$srcdir/maps/file_index.c" $extra 2>"$bin.build.log"; then

@@ -76,10 +76,8 @@ t_eq unit-not-enabled "" "$(find /etc/systemd/system -name autofs-agent.service 
 nfs_server_start /export/home || { t_fail server "nfs_server_start failed"; stage_restore; exit 0; }
 mkdir -p "$NFS_ROOT/export/home/alice"
 echo "alice's notes" > "$NFS_ROOT/export/home/alice/notes.txt"
-mkdir -p "$NFS_ROOT/export/home/bob"
-printf '/home\t/etc/auto.home\t--timeout=60\n/pkgt\t/etc/auto.pkgt\n' > /etc/auto.master
+printf '/home\t/etc/auto.home\t--timeout=60\n' > /etc/auto.master
 printf '*\t-fstype=nfs,vers=4.2\t127.0.0.1:/export/home/&\n' > /etc/auto.home
-printf '*\t-fstype=tmpfs\t:tmpfs\n' > /etc/auto.pkgt
 echo "# this site's change" >> "$CONF"
 
 # the unit's command lines, split into words as systemd splits them (none
@@ -96,18 +94,6 @@ t_ok exec-start $start
 t_eq home-trigger autofsng "$(mnt_fstype /home)"
 t_eq nfs-home-read "alice's notes" "$(cat /home/alice/notes.txt 2>&1)"
 t_eq nfs-home-mounted nfs4 "$(mnt_fstype /home/alice)"
-# The front /sbin/autofs is static-pie and does the file map, bind and
-# NFS itself; what needs a module (tmpfs: mount_generic.so) it hands to
-# the full agent.  With the full agent unusable, an NFS key still mounts
-# and the tmpfs key fails; with it back, a tmpfs key mounts.
-FULL=/usr/libexec/autofsng/autofs-full
-t_ok front-static-pie sh -c "! readelf -lW /usr/sbin/autofs | grep -q 'Requesting program interpreter'"
-t_ok full-agent-installed test -x "$FULL"
-chmod 0 "$FULL"
-t_eq front-nfs-alone "nfs4" "$(ls /home/bob >/dev/null 2>&1; mnt_fstype /home/bob)"
-t_ok front-module-needs-full sh -c "! ls /pkgt/a >/dev/null 2>&1 && ! mountpoint -q /pkgt/a"
-chmod 0755 "$FULL"
-t_eq front-hands-module-over tmpfs "$(ls /pkgt/b >/dev/null 2>&1; mnt_fstype /pkgt/b)"
 # shellcheck disable=SC2086
 t_ok exec-reload $reload
 # shellcheck disable=SC2086
@@ -137,6 +123,6 @@ t_eq purge-leaves-nothing "" "$(leftovers)"
 
 # --- the staged install back for the suites after this one --------------------------
 cp /run/pkg-auto.master /etc/auto.master 2>/dev/null || rm -f /etc/auto.master
-rm -f /etc/auto.home /etc/auto.pkgt
+rm -f /etc/auto.home
 umount /var/lib/dpkg
 t_ok staged-agent-back stage_restore
