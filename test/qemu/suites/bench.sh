@@ -35,6 +35,7 @@ EXP_BUDGET=${BENCH_EXP_BUDGET:-420}	# seconds of TCG for making the expiry mount
 TTL=5			# cache_ttl of the browse triggers (row ls-N-ttl)
 BIG="1000 100000 1000000"	# sizes of the file maps of the big-file rows
 PHASES="first count browse expiry big ldap stages traces"	# bench/run -p: a subset
+ASLR=2			# bench/run -A: 0, the guest's randomize_va_space (README)
 AGENT=/sbin/autofs
 AT_PID=
 [ -f "$BUILDDIR/bench.conf" ] && . "$BUILDDIR/bench.conf"
@@ -77,6 +78,8 @@ hz() { getconf CLK_TCK; }
 
 # --- the same targets for everyone -----------------------------------------
 log "setup"
+echo "$ASLR" > /proc/sys/kernel/randomize_va_space
+log "kernel.randomize_va_space = $(cat /proc/sys/kernel/randomize_va_space)"
 mkdir -p /srv/bind /srv/plain
 echo "bind target" > /srv/bind/hello
 nfs_server_start /export/data || { t_fail setup "nfs_server_start failed"; exit 1; }
