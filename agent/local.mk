@@ -16,7 +16,7 @@ agent_libamcore_a_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
 sbin_PROGRAMS += agent/autofs
 # the file map and the bind and NFS mounts, which nearly every lookup
 # uses, are built in (am_module.h): no dlopen for them (a lookup of an
-# NFS key spent 3.7 ms of TCG loading mount_nfs.so); their .so are built
+# NFS key spent 4.0 ms of TCG loading mount_nfs.so); their .so are built
 # as well.  NFS needs only the C library: libtirpc is opened when it pings.
 agent_autofs_SOURCES = agent/main.c $(MAP_FILE_SOURCES) $(MOUNT_BIND_SOURCES) \
 	$(MOUNT_NFS_SOURCES)

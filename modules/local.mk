@@ -1,9 +1,12 @@
 # modules: mount modules, each mount_<name>.so in $(moduledir).
 module_LTLIBRARIES += modules/mount_bind.la modules/mount_generic.la
 
-MOUNT_BIND_SOURCES = modules/bind.c modules/bindclone.c modules/am_bindclone.h \
+# what bind and NFS share: a clone of a local tree, safe path walks, mount
+# attributes
+MOUNT_COMMON_SOURCES = modules/bindclone.c modules/am_bindclone.h \
 	modules/safepath.c modules/am_safepath.h \
 	modules/mntattr.c modules/am_mntattr.h
+MOUNT_BIND_SOURCES = modules/bind.c $(MOUNT_COMMON_SOURCES)
 modules_mount_bind_la_SOURCES = $(MOUNT_BIND_SOURCES)
 modules_mount_bind_la_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
 modules_mount_bind_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS)
@@ -17,16 +20,14 @@ modules_mount_generic_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS)
 
 # NFS: new mount API, version negotiation, replica ranking by RPC NULL ping.
 module_LTLIBRARIES += modules/mount_nfs.la
-# The agent builds NFS in (agent/local.mk) with the bind module's shared
-# files; the .so takes both.
+# The agent builds NFS in (agent/local.mk) beside bind, which brings the
+# common files; the .so takes both.
 MOUNT_NFS_SOURCES = modules/nfs.c \
 	modules/nfs_addr.c modules/nfs_addr.h \
 	modules/nfs_fs.c modules/nfs_fs.h \
 	modules/nfs_opts.c modules/nfs_opts.h \
 	modules/nfs_ping.c modules/nfs_ping.h
-modules_mount_nfs_la_SOURCES = $(MOUNT_NFS_SOURCES) \
-	modules/bindclone.c modules/am_bindclone.h modules/safepath.c modules/am_safepath.h \
-	modules/mntattr.c modules/am_mntattr.h
+modules_mount_nfs_la_SOURCES = $(MOUNT_NFS_SOURCES) $(MOUNT_COMMON_SOURCES)
 modules_mount_nfs_la_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
 modules_mount_nfs_la_CFLAGS = $(AM_CFLAGS) $(TIRPC_CFLAGS) -pthread
 # libtirpc is opened by nfs_ping.c when it pings, not linked (see there)

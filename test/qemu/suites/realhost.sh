@@ -343,18 +343,15 @@ for i in 1 2 3 4; do
 	unshare -Urm sh -c ": > /run/userns-ready.$i; exec sleep 120" &
 	USERNS="$USERNS $!"
 done
-for i in $(seq 240); do
-	[ "$(ls /run/userns-ready.* 2>/dev/null | wc -l)" = 4 ] && break
-	sleep 0.25
-done
-[ "$(ls /run/userns-ready.* 2>/dev/null | wc -l)" = 4 ] ||
-	t_fail tick-userns-setup "the four user namespaces were not made within 60 s"
+userns_made() { [ "$(ls /run/userns-ready.* 2>/dev/null | wc -l)" = 4 ]; }
+for i in $(seq 240); do userns_made && break; sleep 0.25; done
+userns_made || t_fail tick-userns-setup "the four user namespaces were not made within 60 s"
 sleep 2
-userns1=$(walk); userns=$(walk)
+userns1=$(walk); userns2=$(walk)
 kill $USERNS; wait $USERNS 2>/dev/null
 umount -l /mnt/tk
 round; load2=$load
-base=$(best "$base1" "$base"); load=$(best "$load1" "$load"); userns2=$userns; userns=$(best "$userns1" "$userns")
+base=$(best "$base1" "$base"); load=$(best "$load1" "$load2"); userns=$(best "$userns1" "$userns2")
 umount -l /mnt/tk
 field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 echo "realhost: walk, no EXPIRE mounts:    $base"
