@@ -86,6 +86,7 @@ struct am_source {
 	const struct am_map_ops *so_ops;
 	struct am_map *so_map;
 	int so_state;			/* 0 not opened, 1 open, -errno failed */
+	unsigned int so_return;		/* AM_NSS_* bits that end the search here */
 };
 
 struct am_chain {
@@ -105,13 +106,20 @@ int am_chain_init(struct am_ctx *ctx, const char *spec, int argc,
 		  const char *const *argv, struct am_chain *ch);
 void am_chain_free(struct am_chain *ch);
 /*
- * Look KEY up in each source in order.  *DESC names the source that had it.
+ * Look KEY up in each source in order, up to the first that has it or
+ * whose answer ends the search by an nsswitch action ("[NOTFOUND=return]").
+ * *DESC names the source that had it.
  * Returns: 0, -ENOENT (nowhere), -ENODEV (no source has the map at all),
  * -EAGAIN (not found, but a source was unavailable), -errno.
  */
 int am_chain_lookup(struct am_chain *ch, const char *key, char **entry,
 		    const char **desc);
-/* Every entry of every source that can list.  Returns: 0, FN's stop value, -errno. */
+/*
+ * Every entry of the first source that lists the map, as autofs-tools reads
+ * a map: a later source is read too only after "[SUCCESS=continue]", or
+ * when an earlier one has no such map, cannot be reached or cannot list.
+ * Returns: 0, FN's stop value, -errno.
+ */
 int am_chain_enumerate(struct am_chain *ch, am_key_fn fn, void *arg);
 
 #endif /* AM_AGENT_H */

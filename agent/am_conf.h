@@ -9,6 +9,8 @@
 #define AM_CONF_DEFAULT		SYSCONFDIR "/autofs-agent.conf"
 #define AM_NSSWITCH_DEFAULT	"/etc/nsswitch.conf"
 #define AM_MAX_SOURCES		8
+/* the configuration and nsswitch files are read whole, up to this */
+#define AM_CONF_MAX_BYTES	(1 << 20)
 
 struct am_conf_kv {
 	char *ck_section;
@@ -24,9 +26,28 @@ struct am_conf_kv {
 #define AM_FOREIGN_MOUNT_POINTS "/home /net /misc /mnt /media /srv /data /proj " \
 	"/projects /nfs /scratch /shares /work /users /u /groups /import /export"
 
+/*
+ * What a source answered when it was asked for a map or a key, as
+ * nsswitch.conf(5) names it.  A source that cannot be reached is UNAVAIL;
+ * none reports TRYAGAIN, which an action may still name.
+ */
+enum am_nss_status {
+	AM_NSS_SUCCESS,		/* the key, or the map it listed */
+	AM_NSS_NOTFOUND,	/* no such key, or no such map there */
+	AM_NSS_UNAVAIL,		/* the source could not be asked */
+	AM_NSS_TRYAGAIN,
+	AM_NSS_NSTATUS,
+	AM_NSS_SKIPPED = AM_NSS_NSTATUS, /* not asked: an include loop... */
+};
+
+/* The statuses after which the search ends: nsswitch's default */
+#define AM_NSS_RETURN_DEFAULT	(1u << AM_NSS_SUCCESS)
+
 struct am_conf {
 	/* [general] */
 	char *cf_sources[AM_MAX_SOURCES];	/* "files", "nis", "ldap" */
+	/* for each source, the AM_NSS_* bits after which the search ends */
+	unsigned int cf_source_return[AM_MAX_SOURCES];
 	size_t cf_nsources;
 	char *cf_master;		/* master map name, default "auto.master" */
 	unsigned int cf_timeout;	/* s, default 600 */
@@ -61,10 +82,17 @@ void am_conf_free(struct am_conf *conf);
 /* Returns: the value of KEY in [SECTION], or NULL. */
 const char *am_conf_get(const struct am_conf *conf, const char *section,
 			const char *key);
+/* A source's own name ("file" is "files", "yp" is "nis"), NULL if unknown. */
+const char *am_conf_source_name(const char *name);
 /*
- * Fill the source order from the "automount:" line of the nsswitch file PATH
- * when the configuration named none.  Returns: 0, -errno.
+ * Fill the source order, with each source's actions ("[NOTFOUND=return]"),
+ * from the "automount:" line of the nsswitch file PATH when the
+ * configuration named none (nsswitch.c).  Returns: 0, -errno.
  */
 int am_conf_nsswitch(struct am_conf *conf, const char *path);
+/* The same from nsswitch TEXT (changed as it is read); ORIGIN names it. */
+int am_conf_nsswitch_parse(struct am_conf *conf, const char *origin, char *text);
+/* The name of an AM_NSS_* status as nsswitch.conf(5) writes it. */
+const char *am_nss_status_name(enum am_nss_status st);
 
 #endif /* AM_CONF_H */

@@ -14,8 +14,6 @@
 #include "am_conf.h"
 #include "am_util.h"
 
-#define AM_CONF_MAX_BYTES	(1 << 20)
-
 static const char *const module_sections[] = { "file", "ldap", "nis", "nfs", "sss", NULL };
 
 struct conf_line {
@@ -126,16 +124,23 @@ static int conf_bool(const struct conf_line *at, const char *key,
 	return -EINVAL;
 }
 
-static bool conf_source_known(const char *name)
+const char *am_conf_source_name(const char *name)
 {
-	return !strcmp(name, "files") || !strcmp(name, "nis") ||
-	       !strcmp(name, "ldap") || !strcmp(name, "sss");
+	if (!strcmp(name, "file"))
+		return "files";
+	if (!strcmp(name, "yp"))
+		return "nis";
+	if (!strcmp(name, "files") || !strcmp(name, "nis") ||
+	    !strcmp(name, "ldap") || !strcmp(name, "sss"))
+		return name;
+	return NULL;
 }
 
 static int conf_sources(struct am_conf *conf, const struct conf_line *at,
 			const char *val)
 {
 	char *copy, *tok, *save = NULL;
+	const char *name;
 	int err = 0;
 
 	copy = strdup(val);
@@ -144,9 +149,8 @@ static int conf_sources(struct am_conf *conf, const struct conf_line *at,
 	conf_sources_free(conf);
 	for (tok = strtok_r(copy, " \t,", &save); tok;
 	     tok = strtok_r(NULL, " \t,", &save)) {
-		if (!strcmp(tok, "file") || !strcmp(tok, "yp"))
-			tok = !strcmp(tok, "file") ? "files" : "nis";
-		if (!conf_source_known(tok)) {
+		name = am_conf_source_name(tok);
+		if (!name) {
 			conf_error(at, "sources: unknown source '%s' (files, nis, ldap, sss)", tok);
 			err = -EINVAL;
 			break;
@@ -156,7 +160,8 @@ static int conf_sources(struct am_conf *conf, const struct conf_line *at,
 			err = -EINVAL;
 			break;
 		}
-		conf->cf_sources[conf->cf_nsources] = strdup(tok);
+		conf->cf_source_return[conf->cf_nsources] = AM_NSS_RETURN_DEFAULT;
+		conf->cf_sources[conf->cf_nsources] = strdup(name);
 		if (!conf->cf_sources[conf->cf_nsources++]) {
 			err = -ENOMEM;
 			break;
@@ -471,50 +476,4 @@ int am_conf_load(struct am_conf *conf, const char *path)
 	err = am_conf_parse(conf, path, text);
 	free(text);
 	return err;
-}
-
-int am_conf_nsswitch(struct am_conf *conf, const char *path)
-{
-	char *text, *line, *save = NULL, *tok, *tsave;
-	size_t len;
-	int err;
-
-	if (conf->cf_nsources)
-		return 0;
-	err = am_read_file(path, AM_CONF_MAX_BYTES, &text, &len);
-	if (!err) {
-		for (line = strtok_r(text, "\n", &save); line;
-		     line = strtok_r(NULL, "\n", &save)) {
-			line += strspn(line, " \t");
-			if (!am_startswith(line, "automount:"))
-				continue;
-			line += strlen("automount:");
-			for (tok = strtok_r(line, " \t", &tsave); tok;
-			     tok = strtok_r(NULL, " \t", &tsave)) {
-				if (*tok == '#')
-					break;
-				/* [NOTFOUND=return] actions: not supported, skipped */
-				if (*tok == '[' || strchr(tok, ']'))
-					continue;
-				if (!strcmp(tok, "file"))
-					tok = "files";
-				if (!conf_source_known(tok)) {
-					am_log(LOG_WARNING, "%s: automount source '%s' is not supported, skipped",
-					       path, tok);
-					continue;
-				}
-				if (conf->cf_nsources < AM_MAX_SOURCES)
-					conf->cf_sources[conf->cf_nsources++] = strdup(tok);
-			}
-		}
-		free(text);
-	}
-	if (!conf->cf_nsources) {
-		conf->cf_sources[0] = strdup("files");
-		conf->cf_nsources = 1;
-	}
-	for (len = 0; len < conf->cf_nsources; len++)
-		if (!conf->cf_sources[len])
-			return -ENOMEM;
-	return 0;
 }

@@ -187,7 +187,9 @@ void am_ctx_free(struct am_ctx *ctx)
 	am_conf_free(&ctx->ac_conf);
 }
 
-static int chain_add(struct am_chain *ch, const char *type, const char *name)
+/* Source TYPE:NAME; the search ends after it on a status in RET (am_conf.h). */
+static int chain_add(struct am_chain *ch, const char *type, const char *name,
+		     unsigned int ret)
 {
 	struct am_source *s;
 
@@ -195,6 +197,7 @@ static int chain_add(struct am_chain *ch, const char *type, const char *name)
 		return 0;
 	s = &ch->ch_src[ch->ch_n++];
 	memset(s, 0, sizeof(*s));
+	s->so_return = ret;
 	s->so_type = strdup(type);
 	s->so_name = strdup(name);
 	if (!s->so_type || !s->so_name || asprintf(&s->so_desc, "%s:%s", type, name) < 0) {
@@ -205,7 +208,8 @@ static int chain_add(struct am_chain *ch, const char *type, const char *name)
 }
 
 /* A file source: NAME under map_dir unless absolute; executable = program map. */
-static int chain_add_file(struct am_chain *ch, const char *name, bool explicit_type)
+static int chain_add_file(struct am_chain *ch, const char *name, bool explicit_type,
+			  unsigned int ret)
 {
 	const char *dir = ch->ch_ctx->ac_conf.cf_map_dir;
 	struct stat st;
@@ -220,9 +224,9 @@ static int chain_add_file(struct am_chain *ch, const char *name, bool explicit_t
 		return -ENOMEM;
 	if (!explicit_type && !stat(path, &st) && S_ISREG(st.st_mode) &&
 	    (st.st_mode & 0111))
-		err = chain_add(ch, "program", path);
+		err = chain_add(ch, "program", path, ret);
 	else
-		err = chain_add(ch, "file", path);
+		err = chain_add(ch, "file", path, ret);
 	free(path);
 	return err;
 }
@@ -232,6 +236,7 @@ int am_chain_init(struct am_ctx *ctx, const char *spec, int argc,
 {
 	struct am_mapspec ms;
 	const char *src;
+	unsigned int ret;
 	size_t i;
 	int err;
 
@@ -245,18 +250,19 @@ int am_chain_init(struct am_ctx *ctx, const char *spec, int argc,
 	if (err)
 		return err;
 	if (ms.ms_type && !strcmp(ms.ms_type, "file"))
-		err = chain_add_file(ch, ms.ms_name, true);
+		err = chain_add_file(ch, ms.ms_name, true, AM_NSS_RETURN_DEFAULT);
 	else if (ms.ms_type)
-		err = chain_add(ch, ms.ms_type, ms.ms_name);
+		err = chain_add(ch, ms.ms_type, ms.ms_name, AM_NSS_RETURN_DEFAULT);
 	else if (ms.ms_name[0] == '/')
-		err = chain_add_file(ch, ms.ms_name, false);
+		err = chain_add_file(ch, ms.ms_name, false, AM_NSS_RETURN_DEFAULT);
 	for (i = 0; !ms.ms_type && ms.ms_name[0] != '/' &&
 		    i < ctx->ac_conf.cf_nsources && !err; i++) {
 		src = ctx->ac_conf.cf_sources[i];
+		ret = ctx->ac_conf.cf_source_return[i];
 		if (!strcmp(src, "files"))
-			err = chain_add_file(ch, ms.ms_name, false);
+			err = chain_add_file(ch, ms.ms_name, false, ret);
 		else
-			err = chain_add(ch, src, ms.ms_name);
+			err = chain_add(ch, src, ms.ms_name, ret);
 	}
 	am_mapspec_free(&ms);
 	if (err)
@@ -314,69 +320,107 @@ static int source_open(struct am_chain *ch, struct am_source *s)
 	return err;
 }
 
+/* Whether the search ends after S answered ST (nsswitch.conf's actions). */
+static bool source_ends(const struct am_source *s, enum am_nss_status st)
+{
+	return st != AM_NSS_SKIPPED && (s->so_return & (1u << st));
+}
+
+/*
+ * Ask S for KEY.  *ERR is 0 when it answered or was not asked, -ENODEV
+ * when it has no such map, -ENOENT, -ENOMEM or why it is unavailable.
+ */
+static enum am_nss_status source_lookup(struct am_chain *ch, struct am_source *s,
+					const char *key, char **entry, int *err)
+{
+	*err = 0;
+	/*
+	 * A program map answers for every key itself: no "*" entry.  A
+	 * hosts map would ask a host named "*".  A map that includes itself
+	 * exists.
+	 */
+	if (!strcmp(key, "*") && (!strcmp(s->so_type, "program") ||
+				  !strcmp(s->so_type, "hosts")))
+		return AM_NSS_SKIPPED;
+	if (include_push(ch->ch_ctx, s->so_desc))
+		return AM_NSS_SKIPPED;
+	*err = source_open(ch, s);
+	if (*err == -ENOENT)
+		*err = -ENODEV;
+	else if (!*err)
+		*err = s->so_ops->lookup(s->so_map, key, entry);
+	include_pop(ch->ch_ctx);
+	if (!*err)
+		return AM_NSS_SUCCESS;
+	if (*err == -ENOENT || *err == -ENODEV || *err == -ENOMEM)
+		return AM_NSS_NOTFOUND;
+	am_log(LOG_DEBUG, "map %s: key %s: %s", s->so_desc, key, strerror(-*err));
+	return AM_NSS_UNAVAIL;
+}
+
 int am_chain_lookup(struct am_chain *ch, const char *key, char **entry,
 		    const char **desc)
 {
-	struct am_source *s;
+	enum am_nss_status st;
 	bool unavailable = false, map_seen = false;
 	size_t i;
 	int err;
 
 	for (i = 0; i < ch->ch_n; i++) {
-		s = &ch->ch_src[i];
-		/*
-		 * A program map answers for every key itself: no "*" entry.  A
-		 * hosts map would ask a host named "*".
-		 */
-		if (!strcmp(key, "*") && (!strcmp(s->so_type, "program") ||
-					  !strcmp(s->so_type, "hosts"))) {
-			map_seen = true;
-			continue;
-		}
-		/* a map that includes itself exists */
-		if (include_push(ch->ch_ctx, s->so_desc)) {
-			map_seen = true;
-			continue;
-		}
-		err = source_open(ch, s);
-		map_seen |= err != -ENOENT;
-		if (!err)
-			err = s->so_ops->lookup(s->so_map, key, entry);
-		include_pop(ch->ch_ctx);
-		if (!err) {
-			*desc = s->so_desc;
+		st = source_lookup(ch, &ch->ch_src[i], key, entry, &err);
+		if (st == AM_NSS_SUCCESS) {
+			*desc = ch->ch_src[i].so_desc;
 			return 0;
 		}
 		if (err == -ENOMEM)
 			return err;
-		if (err != -ENOENT) {
-			am_log(LOG_DEBUG, "map %s: key %s: %s", s->so_desc, key, strerror(-err));
-			unavailable = true;
-		}
+		map_seen |= err != -ENODEV;
+		unavailable |= st == AM_NSS_UNAVAIL;
+		if (source_ends(&ch->ch_src[i], st))
+			break;
 	}
 	if (unavailable)
 		return -EAGAIN;
 	return map_seen ? -ENOENT : -ENODEV;
 }
 
+/* List S's keys to FN.  *ERR is 0, or an error that ends the listing. */
+static enum am_nss_status source_enumerate(struct am_chain *ch, struct am_source *s,
+					   am_key_fn fn, void *arg, int *err)
+{
+	enum am_nss_status st = AM_NSS_SKIPPED;
+
+	*err = 0;
+	if (include_push(ch->ch_ctx, s->so_desc))
+		return st;
+	*err = source_open(ch, s);
+	/* a map that cannot list its keys (a program) leaves it to the next */
+	if (!*err && s->so_ops->enumerate) {
+		*err = s->so_ops->enumerate(s->so_map, fn, arg);
+		st = AM_NSS_SUCCESS;
+	}
+	include_pop(ch->ch_ctx);
+	if (*err == -ENOENT)
+		st = AM_NSS_NOTFOUND;
+	else if (*err == -EAGAIN)
+		st = AM_NSS_UNAVAIL;
+	if (*err == -ENOENT || *err == -EAGAIN)
+		*err = 0;
+	return st;
+}
+
 int am_chain_enumerate(struct am_chain *ch, am_key_fn fn, void *arg)
 {
-	struct am_source *s;
+	enum am_nss_status st;
 	size_t i;
 	int err;
 
 	for (i = 0; i < ch->ch_n; i++) {
-		s = &ch->ch_src[i];
-		if (include_push(ch->ch_ctx, s->so_desc))
-			continue;
-		err = source_open(ch, s);
-		if (!err && s->so_ops->enumerate)
-			err = s->so_ops->enumerate(s->so_map, fn, arg);
-		include_pop(ch->ch_ctx);
-		if (err == -ENOENT || err == -EAGAIN)
-			continue;
+		st = source_enumerate(ch, &ch->ch_src[i], fn, arg, &err);
 		if (err)
 			return err;
+		if (source_ends(&ch->ch_src[i], st))
+			break;
 	}
 	return 0;
 }

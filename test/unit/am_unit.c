@@ -157,6 +157,28 @@ static int cmd_conf(const char *path)
 	return 0;
 }
 
+/* The sources of the automount line of nsswitch file PATH, with their actions. */
+static int cmd_nsswitch(const char *path)
+{
+	struct am_conf c;
+	size_t i;
+	int st, err;
+
+	am_conf_defaults(&c);
+	err = am_conf_nsswitch(&c, path);
+	for (i = 0; !err && i < c.cf_nsources; i++) {
+		printf("%s, the search ends after:", c.cf_sources[i]);
+		for (st = 0; st < AM_NSS_NSTATUS; st++)
+			if (c.cf_source_return[i] & (1u << st))
+				printf(" %s", am_nss_status_name(st));
+		printf("\n");
+	}
+	if (err)
+		printf("result %s\n", strerror(-err));
+	am_conf_free(&c);
+	return 0;
+}
+
 static int cmd_master(const char *path)
 {
 	struct am_master m = { 0 };
@@ -265,10 +287,12 @@ int main(int argc, char **argv)
 		return cmd_conf(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "master"))
 		return cmd_master(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "nsswitch"))
+		return cmd_nsswitch(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "log"))
 		return cmd_log(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "loader"))
 		return cmd_loader(argv[2], argv[3]);
-	fprintf(stderr, "usage: am_unit parse|conf|master|log FILE | loader KIND NAME\n");
+	fprintf(stderr, "usage: am_unit parse|conf|master|nsswitch|log FILE | loader KIND NAME\n");
 	return 2;
 }

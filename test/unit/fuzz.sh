@@ -1,6 +1,7 @@
 #!/bin/sh
 # Fuzz the sun entry parser, the master map reader, the map lookup (against
-# a full read of the map), the config parser, the -hosts entry builder,
+# a full read of the map), the config parser and nsswitch.conf's
+# automount line, the -hosts entry builder,
 # the file map index (built, damaged, read back against a scan) and the
 # trust of an entry from outside the map files (through an include or a
 # nested map, against the rule of autofs-maps(5), TRUST)
@@ -12,7 +13,7 @@ command -v "$CLANG" >/dev/null || { echo "SKIP: no clang"; exit 77; }
 secs=${FUZZ_SECONDS:-20}
 out=${top_builddir:-.}/test/fuzz
 mkdir -p "$out"
-core="conf.c expand.c hostname.c log.c maptext.c master.c sun_parse.c sun_quote.c util.c"
+core="conf.c expand.c hostname.c log.c maptext.c master.c nsswitch.c sun_parse.c sun_quote.c util.c"
 srcs=
 for f in $core; do srcs="$srcs $srcdir/agent/$f"; done
 fail=0
@@ -46,7 +47,7 @@ for t in 1:sun 2:master 3:conf 4:lookup 5:hosts 6:index 7:trust; do
 		for k in $(awk '/^[^#[:space:]]/ {print $1}' "$f" | head -5); do
 			{ echo "$k"; cat "$f"; } > "$corpus/seed_$(basename "$f")_$k"
 		done; done 2>/dev/null ;;
-	conf) cp "$srcdir"/test/unit/golden/*.conf "$corpus/" ;;
+	conf) cp "$srcdir"/test/unit/golden/*.conf "$srcdir"/test/unit/golden/*.nsswitch "$corpus/" ;;
 	index) for f in "$srcdir"/test/unit/golden/*.map; do
 		{ printf '\0\0\0\0\0\0'; cat "$f"; } > "$corpus/seed_$(basename "$f")"
 		{ printf '\0\0\0\0\0\1\x70\0\0\0\x55'; cat "$f"; } > "$corpus/seed_patched_$(basename "$f")"

@@ -551,6 +551,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	am_conf_defaults(&c);
 	am_conf_parse(&c, "fuzz", text);
 	am_conf_free(&c);
+	/* the same bytes as nsswitch.conf's automount line: its actions */
+	am_conf_defaults(&c);
+	am_conf_nsswitch_parse(&c, "fuzz", text);
+	if (c.cf_nsources > AM_MAX_SOURCES)
+		abort();
+	am_conf_free(&c);
 	free(text);
 	return 0;
 }

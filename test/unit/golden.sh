@@ -1,5 +1,5 @@
 #!/bin/sh
-# Golden files of the agent core: every test/unit/golden/NAME.{map,conf,master,keys}
+# Golden files of the agent core: every test/unit/golden/NAME.{map,conf,master,nsswitch,keys}
 # goes through am_unit, and the output must equal NAME.*.out exactly.
 # UPDATE_GOLDEN=1 rewrites the .out files (review the diff before committing).
 srcdir=${srcdir:-.}
@@ -7,12 +7,13 @@ dir=$srcdir/test/unit/golden
 unit=./test/unit/am_unit
 fail=0
 n=0
-for in in "$dir"/*.map "$dir"/*.conf "$dir"/*.master "$dir"/*.keys; do
+for in in "$dir"/*.map "$dir"/*.conf "$dir"/*.master "$dir"/*.nsswitch "$dir"/*.keys; do
 	case $in in
 	*.keys) mode=log ;;
 	*.map) mode=parse ;;
 	*.conf) mode=conf ;;
 	*.master) mode=master ;;
+	*.nsswitch) mode=nsswitch ;;
 	esac
 	out=$in.out
 	got=$(cd "$dir" && "$OLDPWD/$unit" $mode "$(basename "$in")" 2>&1)

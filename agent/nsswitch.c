@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "automount:" line of /etc/nsswitch.conf: the sources in order, each
+ * with the statuses after which the search ends, as nsswitch.conf(5) and
+ * autofs-tools read them: "files [NOTFOUND=return] ldap".  By default a
+ * search ends at the first source that answers (SUCCESS=return).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "am_conf.h"
+#include "am_util.h"
+
+static const char *const nss_status_names[AM_NSS_NSTATUS] = {
+	[AM_NSS_SUCCESS] = "SUCCESS",
+	[AM_NSS_NOTFOUND] = "NOTFOUND",
+	[AM_NSS_UNAVAIL] = "UNAVAIL",
+	[AM_NSS_TRYAGAIN] = "TRYAGAIN",
+};
+
+struct nss_parse {
+	struct am_conf *np_conf;
+	const char *np_path;
+	bool np_last;		/* the word before was a source taken */
+};
+
+const char *am_nss_status_name(enum am_nss_status st)
+{
+	return st < AM_NSS_NSTATUS ? nss_status_names[st] : "(skipped)";
+}
+
+/* Returns: the AM_NSS_* status named NAME (any case), -1 if none. */
+static int nss_status(const char *name, size_t len)
+{
+	int st;
+
+	for (st = 0; st < AM_NSS_NSTATUS; st++)
+		if (strlen(nss_status_names[st]) == len &&
+		    !strncasecmp(name, nss_status_names[st], len))
+			return st;
+	return -1;
+}
+
+/* "[!]STATUS = ACTION" at *P, applied to *RET.  Returns: 0, -EINVAL. */
+static int nss_action(const char **p, unsigned int *ret)
+{
+	const char *s = *p, *word;
+	unsigned int bits;
+	bool neg;
+	size_t n;
+	int st;
+
+	neg = *s == '!';
+	s += neg;
+	for (n = 0; isalpha((unsigned char)s[n]); n++)
+		;
+	st = nss_status(s, n);
+	s += n + strspn(s + n, " \t");
+	if (st < 0 || *s++ != '=')
+		return -EINVAL;
+	s += strspn(s, " \t");
+	for (word = s, n = 0; isalpha((unsigned char)s[n]); n++)
+		;
+	bits = neg ? ((1u << AM_NSS_NSTATUS) - 1) & ~(1u << st) : 1u << st;
+	if (n == strlen("return") && !strncasecmp(word, "return", n))
+		*ret |= bits;
+	else if (n == strlen("continue") && !strncasecmp(word, "continue", n))
+		*ret &= ~bits;
+	else
+		return -EINVAL;
+	*p = s + n;
+	return 0;
+}
+
+/* The text between "[" and "]", for the source before it. */
+static void nss_actions(struct nss_parse *np, const char *text)
+{
+	struct am_conf *conf = np->np_conf;
+	const char *p = text;
+	unsigned int *ret;
+
+	if (!np->np_last) {
+		am_log(LOG_WARNING, "%s: automount: actions [%s] follow no source taken, ignored",
+		       np->np_path, text);
+		return;
+	}
+	ret = &conf->cf_source_return[conf->cf_nsources - 1];
+	for (p += strspn(p, " \t"); *p; p += strspn(p, " \t")) {
+		if (nss_action(&p, ret)) {
+			am_log(LOG_WARNING, "%s: automount: action '%s' is not STATUS=return or STATUS=continue, ignored",
+			       np->np_path, p);
+			return;
+		}
+	}
+}
+
+/* A source's name: taken, or said to be skipped.  Returns: 0, -ENOMEM. */
+static int nss_source(struct nss_parse *np, const char *word)
+{
+	struct am_conf *conf = np->np_conf;
+	const char *name = am_conf_source_name(word);
+
+	np->np_last = false;
+	if (!name) {
+		am_log(LOG_WARNING, "%s: automount source '%s' is not supported, skipped",
+		       np->np_path, word);
+		return 0;
+	}
+	if (conf->cf_nsources == AM_MAX_SOURCES) {
+		am_log(LOG_WARNING, "%s: automount: more than %d sources, '%s' skipped",
+		       np->np_path, AM_MAX_SOURCES, word);
+		return 0;
+	}
+	conf->cf_source_return[conf->cf_nsources] = AM_NSS_RETURN_DEFAULT;
+	conf->cf_sources[conf->cf_nsources] = strdup(name);
+	if (!conf->cf_sources[conf->cf_nsources++])
+		return -ENOMEM;
+	np->np_last = true;
+	return 0;
+}
+
+/* What follows "automount:" on LINE.  Returns: 0, -ENOMEM. */
+static int nss_line(struct nss_parse *np, char *p)
+{
+	char *end, c;
+	int err;
+
+	for (p += strspn(p, " \t"); *p && *p != '#'; p += strspn(p, " \t")) {
+		if (*p == '[') {
+			end = strchr(p, ']');
+			if (!end) {
+				am_log(LOG_WARNING, "%s: automount: '%s' has no ']', ignored",
+				       np->np_path, p);
+				return 0;
+			}
+			*end = '\0';
+			nss_actions(np, p + 1);
+			p = end + 1;
+			continue;
+		}
+		end = p + strcspn(p, " \t[#");
+		c = *end;
+		*end = '\0';
+		err = nss_source(np, p);
+		*end = c;
+		if (err)
+			return err;
+		p = end;
+	}
+	return 0;
+}
+
+int am_conf_nsswitch_parse(struct am_conf *conf, const char *origin, char *text)
+{
+	struct nss_parse np = { .np_conf = conf, .np_path = origin };
+	char *line, *save = NULL;
+	int err = 0;
+
+	for (line = strtok_r(text, "\n", &save); line && !err;
+	     line = strtok_r(NULL, "\n", &save)) {
+		line += strspn(line, " \t");
+		if (am_startswith(line, "automount:"))
+			err = nss_line(&np, line + strlen("automount:"));
+	}
+	return err;
+}
+
+int am_conf_nsswitch(struct am_conf *conf, const char *path)
+{
+	char *text;
+	size_t len;
+	int err = 0;
+
+	if (conf->cf_nsources)
+		return 0;
+	if (!am_read_file(path, AM_CONF_MAX_BYTES, &text, &len)) {
+		err = am_conf_nsswitch_parse(conf, path, text);
+		free(text);
+	}
+	if (!err && !conf->cf_nsources) {
+		conf->cf_source_return[0] = AM_NSS_RETURN_DEFAULT;
+		conf->cf_sources[0] = strdup("files");
+		err = conf->cf_sources[0] ? 0 : -ENOMEM;
+		conf->cf_nsources = 1;
+	}
+	return err;
+}
