@@ -92,6 +92,12 @@ const char *am_conf_source_name(const char *name);
 int am_conf_nsswitch(struct am_conf *conf, const char *path);
 /* The same from nsswitch TEXT (changed as it is read); ORIGIN names it. */
 int am_conf_nsswitch_parse(struct am_conf *conf, const char *origin, char *text);
+/*
+ * The value of "sources =", in the same syntax ("sss [SUCCESS=continue]
+ * files"), into CONF's empty list; each fault is logged as ORIGIN's error.
+ * Returns: 0, -EINVAL, -ENOMEM.
+ */
+int am_conf_sources_parse(struct am_conf *conf, const char *origin, char *text);
 /* The name of an AM_NSS_* status as nsswitch.conf(5) writes it. */
 const char *am_nss_status_name(enum am_nss_status st);
 

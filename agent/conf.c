@@ -139,38 +139,14 @@ const char *am_conf_source_name(const char *name)
 static int conf_sources(struct am_conf *conf, const struct conf_line *at,
 			const char *val)
 {
-	char *copy, *tok, *save = NULL;
-	const char *name;
-	int err = 0;
+	char origin[PATH_MAX + 16], *copy = strdup(val);
+	int err;
 
-	copy = strdup(val);
 	if (!copy)
 		return -ENOMEM;
 	conf_sources_free(conf);
-	for (tok = strtok_r(copy, " \t,", &save); tok;
-	     tok = strtok_r(NULL, " \t,", &save)) {
-		name = am_conf_source_name(tok);
-		if (!name) {
-			conf_error(at, "sources: unknown source '%s' (files, nis, ldap, sss)", tok);
-			err = -EINVAL;
-			break;
-		}
-		if (conf->cf_nsources == AM_MAX_SOURCES) {
-			conf_error(at, "sources: more than %d sources", AM_MAX_SOURCES);
-			err = -EINVAL;
-			break;
-		}
-		conf->cf_source_return[conf->cf_nsources] = AM_NSS_RETURN_DEFAULT;
-		conf->cf_sources[conf->cf_nsources] = strdup(name);
-		if (!conf->cf_sources[conf->cf_nsources++]) {
-			err = -ENOMEM;
-			break;
-		}
-	}
-	if (!err && !conf->cf_nsources) {
-		conf_error(at, "sources: empty list");
-		err = -EINVAL;
-	}
+	snprintf(origin, sizeof(origin), "%s:%d", at->origin, at->line);
+	err = am_conf_sources_parse(conf, origin, copy);
 	free(copy);
 	return err;
 }

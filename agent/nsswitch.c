@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The "automount:" line of /etc/nsswitch.conf: the sources in order, each
- * with the statuses after which the search ends, as nsswitch.conf(5) and
- * autofs-tools read them: "files [NOTFOUND=return] ldap".  By default a
- * search ends at the first source that answers (SUCCESS=return).
+ * The map sources in order, each with the statuses after which the search
+ * ends, as nsswitch.conf(5) and autofs-tools read them: "files
+ * [NOTFOUND=return] ldap", from the "automount:" line of /etc/nsswitch.conf
+ * or the configuration's "sources =".  By default a search ends at the
+ * first source that answers (SUCCESS=return).
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -22,11 +25,37 @@ static const char *const nss_status_names[AM_NSS_NSTATUS] = {
 	[AM_NSS_TRYAGAIN] = "TRYAGAIN",
 };
 
+/*
+ * One list of sources: nsswitch.conf's automount line (a word it does not
+ * know is skipped, with a warning) or the configuration's "sources ="
+ * (STRICT: every fault is an error of that line, np_err).
+ */
 struct nss_parse {
 	struct am_conf *np_conf;
-	const char *np_path;
+	const char *np_origin;	/* "file", or "file:line" */
+	const char *np_what;	/* "automount", "sources" */
+	bool np_strict;
 	bool np_last;		/* the word before was a source taken */
+	int np_err;
 };
+
+static void nss_fault(struct nss_parse *np, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* A fault of the list: an error of a configuration line, else a warning. */
+static void nss_fault(struct nss_parse *np, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	am_log(np->np_strict ? LOG_ERR : LOG_WARNING, "%s: %s: %s%s", np->np_origin,
+	       np->np_what, msg, np->np_strict ? "" : ", ignored");
+	if (np->np_strict)
+		np->np_err = -EINVAL;
+}
 
 const char *am_nss_status_name(enum am_nss_status st)
 {
@@ -84,21 +113,19 @@ static void nss_actions(struct nss_parse *np, const char *text)
 	unsigned int *ret;
 
 	if (!np->np_last) {
-		am_log(LOG_WARNING, "%s: automount: actions [%s] follow no source taken, ignored",
-		       np->np_path, text);
+		nss_fault(np, "actions [%s] follow no source taken", text);
 		return;
 	}
 	ret = &conf->cf_source_return[conf->cf_nsources - 1];
 	for (p += strspn(p, " \t"); *p; p += strspn(p, " \t")) {
 		if (nss_action(&p, ret)) {
-			am_log(LOG_WARNING, "%s: automount: action '%s' is not STATUS=return or STATUS=continue, ignored",
-			       np->np_path, p);
+			nss_fault(np, "action '%s' is not STATUS=return or STATUS=continue", p);
 			return;
 		}
 	}
 }
 
-/* A source's name: taken, or said to be skipped.  Returns: 0, -ENOMEM. */
+/* A source's name: taken, or a fault.  Returns: 0, -ENOMEM. */
 static int nss_source(struct nss_parse *np, const char *word)
 {
 	struct am_conf *conf = np->np_conf;
@@ -106,13 +133,11 @@ static int nss_source(struct nss_parse *np, const char *word)
 
 	np->np_last = false;
 	if (!name) {
-		am_log(LOG_WARNING, "%s: automount source '%s' is not supported, skipped",
-		       np->np_path, word);
+		nss_fault(np, "unknown source '%s' (files, nis, ldap, sss)", word);
 		return 0;
 	}
 	if (conf->cf_nsources == AM_MAX_SOURCES) {
-		am_log(LOG_WARNING, "%s: automount: more than %d sources, '%s' skipped",
-		       np->np_path, AM_MAX_SOURCES, word);
+		nss_fault(np, "more than %d sources", AM_MAX_SOURCES);
 		return 0;
 	}
 	conf->cf_source_return[conf->cf_nsources] = AM_NSS_RETURN_DEFAULT;
@@ -123,18 +148,17 @@ static int nss_source(struct nss_parse *np, const char *word)
 	return 0;
 }
 
-/* What follows "automount:" on LINE.  Returns: 0, -ENOMEM. */
+/* The sources and actions of P, a list without its "automount:" or "sources =". */
 static int nss_line(struct nss_parse *np, char *p)
 {
 	char *end, c;
 	int err;
 
-	for (p += strspn(p, " \t"); *p && *p != '#'; p += strspn(p, " \t")) {
+	for (p += strspn(p, " \t,"); *p && *p != '#'; p += strspn(p, " \t,")) {
 		if (*p == '[') {
 			end = strchr(p, ']');
 			if (!end) {
-				am_log(LOG_WARNING, "%s: automount: '%s' has no ']', ignored",
-				       np->np_path, p);
+				nss_fault(np, "'%s' has no ']'", p);
 				return 0;
 			}
 			*end = '\0';
@@ -142,7 +166,7 @@ static int nss_line(struct nss_parse *np, char *p)
 			p = end + 1;
 			continue;
 		}
-		end = p + strcspn(p, " \t[#");
+		end = p + strcspn(p, " \t,[#");
 		c = *end;
 		*end = '\0';
 		err = nss_source(np, p);
@@ -154,9 +178,20 @@ static int nss_line(struct nss_parse *np, char *p)
 	return 0;
 }
 
+int am_conf_sources_parse(struct am_conf *conf, const char *origin, char *text)
+{
+	struct nss_parse np = { .np_conf = conf, .np_origin = origin,
+				.np_what = "sources", .np_strict = true };
+	int err = nss_line(&np, text);
+
+	if (!err && !np.np_err && !conf->cf_nsources)
+		nss_fault(&np, "empty list");
+	return err ? err : np.np_err;
+}
+
 int am_conf_nsswitch_parse(struct am_conf *conf, const char *origin, char *text)
 {
-	struct nss_parse np = { .np_conf = conf, .np_path = origin };
+	struct nss_parse np = { .np_conf = conf, .np_origin = origin, .np_what = "automount" };
 	char *line, *save = NULL;
 	int err = 0;
 

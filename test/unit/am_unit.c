@@ -126,10 +126,30 @@ static int cmd_parse(const char *path)
 	return 0;
 }
 
+/* The sources in order; a source's actions when they are not the default. */
+static void print_sources(const struct am_conf *c)
+{
+	size_t i;
+	int st;
+
+	printf("sources");
+	for (i = 0; i < c->cf_nsources; i++)
+		printf(" %s", c->cf_sources[i]);
+	printf("\n");
+	for (i = 0; i < c->cf_nsources; i++) {
+		if (c->cf_source_return[i] == AM_NSS_RETURN_DEFAULT)
+			continue;
+		printf("  after %s the search ends on:", c->cf_sources[i]);
+		for (st = 0; st < AM_NSS_NSTATUS; st++)
+			if (c->cf_source_return[i] & (1u << st))
+				printf(" %s", am_nss_status_name(st));
+		printf("%s\n", c->cf_source_return[i] ? "" : " (none: it goes on)");
+	}
+}
+
 static int cmd_conf(const char *path)
 {
 	struct am_conf c;
-	size_t i;
 	int err;
 
 	err = am_conf_load(&c, path);
@@ -140,10 +160,8 @@ static int cmd_conf(const char *path)
 		am_conf_free(&c);
 		return 0;
 	}
-	printf("sources");
-	for (i = 0; i < c.cf_nsources; i++)
-		printf(" %s", c.cf_sources[i]);
-	printf("\nmaster %s\ntimeout %u\nnegative_timeout %u\ncache_ttl %u\nbrowse %d\n",
+	print_sources(&c);
+	printf("master %s\ntimeout %u\nnegative_timeout %u\ncache_ttl %u\nbrowse %d\n",
 	       c.cf_master ? c.cf_master : "(default)", c.cf_timeout,
 	       c.cf_negative_timeout, c.cf_cache_ttl, c.cf_browse);
 	printf("log_level %d\nlog_stderr %d\nmap_dir %s\nmodule_dir %s\n", c.cf_log_level,
@@ -161,20 +179,14 @@ static int cmd_conf(const char *path)
 static int cmd_nsswitch(const char *path)
 {
 	struct am_conf c;
-	size_t i;
-	int st, err;
+	int err;
 
 	am_conf_defaults(&c);
 	err = am_conf_nsswitch(&c, path);
-	for (i = 0; !err && i < c.cf_nsources; i++) {
-		printf("%s, the search ends after:", c.cf_sources[i]);
-		for (st = 0; st < AM_NSS_NSTATUS; st++)
-			if (c.cf_source_return[i] & (1u << st))
-				printf(" %s", am_nss_status_name(st));
-		printf("\n");
-	}
 	if (err)
 		printf("result %s\n", strerror(-err));
+	else
+		print_sources(&c);
 	am_conf_free(&c);
 	return 0;
 }

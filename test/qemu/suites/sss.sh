@@ -50,10 +50,12 @@ else
 	exit 1
 fi
 
-# the kernel runs the agent with no environment of ours: real /etc files
+# the kernel runs the agent with no environment of ours: real /etc files.
+# [SUCCESS=continue]: a map is read from the files too after SSSD had it
+# (both master maps, both lists of keys), as with autofs-tools.
 cat > /etc/autofs-agent.conf <<CONF
 [general]
-sources = sss files
+sources = sss [SUCCESS=continue] files
 negative_timeout = 1
 [sss]
 timeout = $SSS_TIMEOUT
