@@ -65,6 +65,16 @@ t_grep() {
 	fi
 }
 
+# t_nogrep WHAT PATTERN FILE -- no line of FILE matches PATTERN
+t_nogrep() {
+	if grep -q -- "$2" "$3"; then
+		t_fail "$1"
+		echo "  a line matches '$2' in:"; sed 's/^/  | /' "$3" | head -20
+	else
+		t_ok "$1"
+	fi
+}
+
 t_done() {
 	echo "$((T_NUM - T_FAILED)) passed, $T_FAILED failed"
 	[ "$T_FAILED" -eq 0 ] && [ "$T_NUM" -gt 0 ]
