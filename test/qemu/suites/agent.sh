@@ -84,6 +84,7 @@ cat > /etc/auto.prog <<'MAP'
 case "$1" in
 p1) echo "-fstype=tmpfs,size=1m :tmpfs" ;;
 pwd) pwd > /run/prog.pwd; echo "-fstype=tmpfs,size=1m :tmpfs" ;;
+pers) cat /proc/self/personality > /run/prog.pers; echo "-fstype=tmpfs,size=1m :tmpfs" ;;
 hang) exec >&- 2>&-; sleep 61 & sleep 62 ;;
 *) exit 1 ;;
 esac
@@ -126,6 +127,11 @@ t_eq program-map tmpfs "$(ls /mnt/prog/p1 >/dev/null 2>&1; mnt_fstype /mnt/prog/
 # it runs in the mount point, as autofs-tools runs it ($PWD names the trigger)
 ls /mnt/prog/pwd > /dev/null 2>&1
 t_eq program-map-cwd /mnt/prog "$(cat /run/prog.pwd 2>&1)"
+# The agent the kernel starts is randomized as on any host, though this
+# suite's tools run without (setarch -R, test/qemu/init): the lookup's
+# program inherits the agent's personality, no ADDR_NO_RANDOMIZE in it.
+ls /mnt/prog/pers > /dev/null 2>&1
+t_eq agent-randomized 00000000 "$(cat /run/prog.pers 2>&1)"
 # a program map that closes its output and keeps running, with a child: the
 # lookup fails at program_timeout (2 s), and its process group is killed
 # (by the agent's own ms=, 2.1 s on an idle host and 3.1 s once on a host
