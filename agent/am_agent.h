@@ -57,6 +57,10 @@ struct am_ctx {
 	char ac_via[512];
 	/* the mount point of the lookup (O_PATH), where program maps run; -1 */
 	int ac_mount_point;
+	/* sources a listing could not ask (UNAVAIL), includes too; the caller resets */
+	unsigned int ac_unavailable;
+	/* a master map is being read: it ends at the first source that has it */
+	bool ac_reading_master;
 };
 
 /* Returns: 0, -EINVAL (configuration error, logged), -errno. */
@@ -115,9 +119,11 @@ void am_chain_free(struct am_chain *ch);
 int am_chain_lookup(struct am_chain *ch, const char *key, char **entry,
 		    const char **desc);
 /*
- * Every entry of the first source that lists the map, as autofs-tools reads
- * a map: a later source is read too only after "[SUCCESS=continue]", or
- * when an earlier one has no such map, cannot be reached or cannot list.
+ * Every entry of each source in order, as autofs-tools reads a map: a
+ * master map (ac_reading_master) only from the first source that lists it
+ * unless "[SUCCESS=continue]" follows it, any other map from every source
+ * unless an action ends the search ("[UNAVAIL=return]"; a source that
+ * listed the map counts as TRYAGAIN).
  * Returns: 0, FN's stop value, -errno.
  */
 int am_chain_enumerate(struct am_chain *ch, am_key_fn fn, void *arg);

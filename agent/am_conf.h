@@ -29,7 +29,8 @@ struct am_conf_kv {
 /*
  * What a source answered when it was asked for a map or a key, as
  * nsswitch.conf(5) names it.  A source that cannot be reached is UNAVAIL;
- * none reports TRYAGAIN, which an action may still name.
+ * one that listed a map other than the master map counts as TRYAGAIN, as
+ * in autofs-tools, so that the next source is read too.
  */
 enum am_nss_status {
 	AM_NSS_SUCCESS,		/* the key, or the map it listed */
@@ -63,6 +64,7 @@ struct am_conf {
 	unsigned int cf_mount_timeout;	/* s, bound on one mount attempt */
 	unsigned int cf_program_timeout; /* s, bound on one program map run */
 	unsigned int cf_umount_wait;	/* s, bound on one unmount of `autofs stop` */
+	unsigned int cf_master_wait;	/* s `autofs start` waits for a master source */
 	size_t cf_program_max_output;	/* bytes */
 	/* every key of every section, for modules (ah_conf_get) */
 	struct am_conf_kv *cf_kv;

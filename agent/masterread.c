@@ -79,7 +79,9 @@ int am_master_read(struct am_ctx *ctx, const char *name, struct am_master *m)
 	err = am_chain_init(ctx, name, 0, NULL, &ch);
 	if (err)
 		return err;
+	ctx->ac_reading_master = true;
 	err = am_chain_enumerate(&ch, master_collect, &mr);
+	ctx->ac_reading_master = false;
 	for (i = 0; i < ch.ch_n; i++)
 		if (ch.ch_src[i].so_state == 1)
 			found = true;

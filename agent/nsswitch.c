@@ -110,19 +110,22 @@ static void nss_actions(struct nss_parse *np, const char *text)
 {
 	struct am_conf *conf = np->np_conf;
 	const char *p = text;
-	unsigned int *ret;
+	unsigned int *ret, bits;
 
 	if (!np->np_last) {
 		nss_fault(np, "actions [%s] follow no source taken", text);
 		return;
 	}
 	ret = &conf->cf_source_return[conf->cf_nsources - 1];
+	/* all of the brackets, or none of them */
+	bits = *ret;
 	for (p += strspn(p, " \t"); *p; p += strspn(p, " \t")) {
-		if (nss_action(&p, ret)) {
+		if (nss_action(&p, &bits)) {
 			nss_fault(np, "action '%s' is not STATUS=return or STATUS=continue", p);
 			return;
 		}
 	}
+	*ret = bits;
 }
 
 /* A source's name: taken, or a fault.  Returns: 0, -ENOMEM. */
@@ -156,8 +159,11 @@ static int nss_line(struct nss_parse *np, char *p)
 
 	for (p += strspn(p, " \t,"); *p && *p != '#'; p += strspn(p, " \t,")) {
 		if (*p == '[') {
-			end = strchr(p, ']');
-			if (!end) {
+			/* a '#' starts a comment, inside brackets too */
+			end = strpbrk(p, "]#");
+			if (!end || *end == '#') {
+				if (end)
+					*end = '\0';
 				nss_fault(np, "'%s' has no ']'", p);
 				return 0;
 			}
@@ -198,6 +204,7 @@ int am_conf_nsswitch_parse(struct am_conf *conf, const char *origin, char *text)
 	for (line = strtok_r(text, "\n", &save); line && !err;
 	     line = strtok_r(NULL, "\n", &save)) {
 		line += strspn(line, " \t");
+		np.np_last = false;
 		if (am_startswith(line, "automount:"))
 			err = nss_line(&np, line + strlen("automount:"));
 	}
@@ -212,9 +219,17 @@ int am_conf_nsswitch(struct am_conf *conf, const char *path)
 
 	if (conf->cf_nsources)
 		return 0;
-	if (!am_read_file(path, AM_CONF_MAX_BYTES, &text, &len)) {
+	err = am_read_file(path, AM_CONF_MAX_BYTES, &text, &len);
+	if (err && err != -ENOENT)
+		am_log(LOG_WARNING, "%s: cannot read it (%s): sources: files",
+		       path, err == -EFBIG ? "larger than 1 MiB" : strerror(-err));
+	if (!err && strlen(text) != len)
+		am_log(LOG_WARNING, "%s: a NUL byte: read up to it", path);
+	if (!err) {
 		err = am_conf_nsswitch_parse(conf, path, text);
 		free(text);
+	} else {
+		err = err == -ENOMEM ? err : 0;
 	}
 	if (!err && !conf->cf_nsources) {
 		conf->cf_source_return[0] = AM_NSS_RETURN_DEFAULT;

@@ -340,8 +340,10 @@ static enum am_nss_status source_lookup(struct am_chain *ch, struct am_source *s
 	 * exists.
 	 */
 	if (!strcmp(key, "*") && (!strcmp(s->so_type, "program") ||
-				  !strcmp(s->so_type, "hosts")))
-		return AM_NSS_SKIPPED;
+				  !strcmp(s->so_type, "hosts"))) {
+		*err = -ENOENT;
+		return AM_NSS_NOTFOUND;
+	}
 	if (include_push(ch->ch_ctx, s->so_desc))
 		return AM_NSS_SKIPPED;
 	*err = source_open(ch, s);
@@ -384,17 +386,19 @@ int am_chain_lookup(struct am_chain *ch, const char *key, char **entry,
 	return map_seen ? -ENOENT : -ENODEV;
 }
 
-/* List S's keys to FN.  *ERR is 0, or an error that ends the listing. */
+/*
+ * List S's keys to FN.  *ERR is 0, or an error that ends the listing.
+ * A source that cannot list its keys (a program map) has none to give.
+ */
 static enum am_nss_status source_enumerate(struct am_chain *ch, struct am_source *s,
 					   am_key_fn fn, void *arg, int *err)
 {
-	enum am_nss_status st = AM_NSS_SKIPPED;
+	enum am_nss_status st = AM_NSS_NOTFOUND;
 
 	*err = 0;
 	if (include_push(ch->ch_ctx, s->so_desc))
-		return st;
+		return AM_NSS_SKIPPED;
 	*err = source_open(ch, s);
-	/* a map that cannot list its keys (a program) leaves it to the next */
 	if (!*err && s->so_ops->enumerate) {
 		*err = s->so_ops->enumerate(s->so_map, fn, arg);
 		st = AM_NSS_SUCCESS;
@@ -411,6 +415,7 @@ static enum am_nss_status source_enumerate(struct am_chain *ch, struct am_source
 
 int am_chain_enumerate(struct am_chain *ch, am_key_fn fn, void *arg)
 {
+	struct am_ctx *ctx = ch->ch_ctx;
 	enum am_nss_status st;
 	size_t i;
 	int err;
@@ -419,8 +424,20 @@ int am_chain_enumerate(struct am_chain *ch, am_key_fn fn, void *arg)
 		st = source_enumerate(ch, &ch->ch_src[i], fn, arg, &err);
 		if (err)
 			return err;
-		if (source_ends(&ch->ch_src[i], st))
-			break;
+		ctx->ac_unavailable += st == AM_NSS_UNAVAIL;
+		/*
+		 * As autofs-tools: a master map comes whole from the first
+		 * source that has it; any other map from all of them, a
+		 * listed one counting as TRYAGAIN.
+		 */
+		if (st == AM_NSS_SUCCESS && !ctx->ac_reading_master)
+			st = AM_NSS_TRYAGAIN;
+		if (!source_ends(&ch->ch_src[i], st))
+			continue;
+		if (st == AM_NSS_SUCCESS && i + 1 < ch->ch_n)
+			am_log(LOG_INFO, "master map from %s: the sources after it are not read",
+			       ch->ch_src[i].so_desc);
+		break;
 	}
 	return 0;
 }

@@ -225,6 +225,32 @@ static int start_entry(struct am_ctx *ctx, const struct am_mounts *ms,
 	return err;
 }
 
+/*
+ * The master map, read again once a second while a source it needed could
+ * not be asked (a directory not up yet at boot, ypbind not bound), for up
+ * to master_wait seconds as autofs does.  Returns: as am_master_read().
+ */
+static int start_read_master(struct am_ctx *ctx, const char *master, struct am_master *m)
+{
+	unsigned int waited = 0;
+	int err;
+
+	for (;;) {
+		ctx->ac_unavailable = 0;
+		err = am_master_read(ctx, master, m);
+		if (err == -ENOMEM || !ctx->ac_unavailable)
+			return err;
+		if (waited >= ctx->ac_conf.cf_master_wait)
+			break;
+		am_master_free(m);
+		sleep(1);
+		waited++;
+	}
+	am_log(LOG_WARNING, "start: master map %s: a source could not be asked for %u s (master_wait), "
+	       "its entries are missing until autofs start runs again", master, waited);
+	return err;
+}
+
 int am_cmd_start(struct am_ctx *ctx, const char *master)
 {
 	struct am_mounts ms;
@@ -234,10 +260,14 @@ int am_cmd_start(struct am_ctx *ctx, const char *master)
 
 	if (!master)
 		master = ctx->ac_conf.cf_master ? ctx->ac_conf.cf_master : "auto.master";
-	err = am_master_read(ctx, master, &m);
+	err = start_read_master(ctx, master, &m);
+	if (err == -ENOENT && ctx->ac_unavailable)
+		err = -EAGAIN;
 	if (err) {
 		am_log(LOG_ERR, "start: master map %s: %s", master,
-		       err == -ENOENT ? "not found in any source" : strerror(-err));
+		       err == -ENOENT ? "not found in any source" :
+		       err == -EAGAIN ? "not found, and a source could not be asked" :
+		       strerror(-err));
 		am_master_free(&m);
 		return err == -ENOENT ? AM_EXIT_USAGE : AM_EXIT_UNAVAIL;
 	}

@@ -1,11 +1,12 @@
 #!/bin/bash
 # The sources of nsswitch.conf's automount line, read as autofs-tools and
-# nsswitch.conf(5) read them: a map comes whole from the first source that
-# has it, a key from the first that has the key, and an action after a
-# source ("[NOTFOUND=return]", "[SUCCESS=continue]") changes where the
-# search ends.  A site whose master map is in LDAP, with NIS after it for
-# other maps, must not ask NIS for the master map at boot: its ypbind may
-# not have bound yet, and autofs start logged that as an error.
+# nsswitch.conf(5) read them: the master map comes whole from the first
+# source that has it, any other map (a direct map, a browse listing) from
+# every source, a key from the first that has it; an action after a source
+# ("[NOTFOUND=return]", "[SUCCESS=continue]") changes where the search
+# ends.  A site whose master map is in LDAP, with NIS after it for other
+# maps, must not ask NIS for the master map at boot: its ypbind may not
+# have bound yet, and autofs start logged that as an error.
 . "$(dirname "$0")/maps_lib.sh"
 . "$(dirname "$0")/ldap_lib.sh"
 
@@ -19,17 +20,25 @@ printf '/local\t%s/maps/auto.local\n+auto.master\n' "$TMP" > "$TMP/maps/auto.mas
 printf 'k\t-fstype=tmpfs\t:tmpfs\n' > "$TMP/maps/auto.local"
 printf 'alice\t-fstype=tmpfs\t:tmpfs\n' > "$TMP/maps/auto.home"
 lines() { grep -c "^$1 " "$TMP/out"; }
+# autofs start in a mount namespace of its own; MS: how long it took
+start() {
+	local t0
+	t0=$(now_ms)
+	RC=0
+	unshare -m --propagation private env AUTOFS_AGENT_MODULE_DIR=$MODDIR "$AUTOFS" start \
+		>"$TMP/out" 2>"$TMP/err" || RC=$?
+	MS=$(( $(now_ms) - t0 ))
+}
 
 # the site's client: files, then LDAP, then NIS (no ypbind here)
 nss "files ldap nis"
+start
+t_nogrep "files ldap nis: start does not ask NIS once LDAP has the master map" "nis" "$TMP/err"
 agent dump
-t_eq "files ldap nis: the file's own line" "1" "$(lines /local)"
+t_eq "... the file's own master line" "1" "$(lines /local)"
 t_eq "... the directory's lines, read once" "1 1" "$(lines /home) $(lines /big)"
-t_nogrep "... NIS is not asked once LDAP has the master map" "nis\|domain" "$TMP/err"
-t_grep "... /home's map comes from the first source that has it" \
-	"^  source file:$TMP/maps/auto.home" "$TMP/out"
-t_grep "... and its keys are that source's" "^  alice | -fstype=tmpfs" "$TMP/out"
-t_nogrep "... the directory's keys are not listed after the file's" "^  bob |" "$TMP/out"
+t_grep "... a map's keys: the file's" "^  alice | -fstype=tmpfs" "$TMP/out"
+t_grep "... and the directory's after them" "^  bob | -rw,nosuid" "$TMP/out"
 
 # a key the first source lacks is still asked of the next
 agent test auto.home bob
@@ -43,6 +52,14 @@ t_eq "[NOTFOUND=return]: a key the file lacks is not found" "3" "$RC"
 t_grep "... and said so" "^map auto.home: no entry for key bob" "$TMP/out"
 agent test auto.home alice
 t_eq "... the file's own key still is" "0" "$RC"
+# ... a program map's too, the directory's wildcard included
+mv "$TMP/maps/auto.home" "$TMP/auto.home.file"
+printf '#!/bin/sh\n[ "$1" = alice ] && echo "-fstype=tmpfs :tmpfs"\nexit 0\n' > "$TMP/maps/auto.home"
+chmod 755 "$TMP/maps/auto.home"
+agent test auto.home zed
+t_eq "[NOTFOUND=return] after a program map: not the directory's wildcard" "3" "$RC"
+rm "$TMP/maps/auto.home"
+mv "$TMP/auto.home.file" "$TMP/maps/auto.home"
 
 # without the include, a master map file is the whole master map
 printf '/local\t%s/maps/auto.local\n' "$TMP" > "$TMP/maps/auto.master"
@@ -65,5 +82,27 @@ t_eq "NIS unavailable: LDAP's" "1" "$(lines /home)"
 nss "nis [UNAVAIL=return] ldap"
 agent dump
 t_eq "[UNAVAIL=return]: nothing" "0" "$(lines /home)"
+
+# autofs start waits for a master map source that cannot be asked yet, as
+# at boot before the directory or ypbind is up: master_wait seconds, once
+# a second (autofs's option), then says what it could not read
+sed -i '/^\[general\]/a master_wait = 2' "$TMP/agent.conf"
+nss "nis"
+start
+t_eq "a master map only NIS has, NIS unbound: start fails" "4" "$RC"
+t_grep "... and says a source could not be asked" \
+	"master map auto.master: not found, and a source could not be asked" "$TMP/err"
+t_grep "... after master_wait" "could not be asked for 2 s (master_wait)" "$TMP/err"
+t_ok "... which it waited (${MS} ms)" test "$MS" -ge 2000 -a "$MS" -lt 8000
+# the directory comes up while start waits: its master map is served
+nss "ldap"
+sed -i 's/^master_wait = 2/master_wait = 20/' "$TMP/agent.conf"
+slapd_stop
+( sleep 2; /usr/sbin/slapd -f "$SLAPD_DIR/slapd.conf" -h "$LDAP_URI/" ) &
+start
+wait
+t_nogrep "the directory up after 2 s: start read its master map" "master map auto.master" "$TMP/err"
+t_grep "... and went on to its lines" "/home" "$TMP/err"
+t_ok "... within the wait (${MS} ms)" test "$MS" -ge 1500 -a "$MS" -lt 15000
 
 t_done

@@ -4,7 +4,9 @@
 srcdir=${srcdir:-.}
 fail=0
 cmds=$(sed -n 's/.*strcmp(cmd, "\([a-z]*\)").*/\1/p' "$srcdir/agent/main.c" | sort -u)
-keys=$(sed -n '/^static int conf_general/,/^}/s/.*strcmp(key, "\([a-z_]*\)").*/\1/gp' "$srcdir/agent/conf.c" | sort -u)
+keys=$({ sed -n '/^static int conf_general/,/^}/s/.*strcmp(key, "\([a-z_]*\)").*/\1/gp' "$srcdir/agent/conf.c"
+	# the keys of seconds, from their table
+	sed -n 's/^\t{ "\([a-z_]*\)", offsetof(struct am_conf.*/\1/p' "$srcdir/agent/conf.c"; } | sort -u)
 [ -n "$cmds" ] && [ -n "$keys" ] || { echo "FAIL: found no commands or keys in the sources"; exit 1; }
 for c in $cmds; do
 	if grep -q "^\.B[IR]* \"*\(autofs \)*$c" "$srcdir/man/autofs-agent.8"; then

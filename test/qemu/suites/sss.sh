@@ -51,8 +51,8 @@ else
 fi
 
 # the kernel runs the agent with no environment of ours: real /etc files.
-# [SUCCESS=continue]: a map is read from the files too after SSSD had it
-# (both master maps, both lists of keys), as with autofs-tools.
+# [SUCCESS=continue]: the master map is read from the files too after
+# SSSD had it, as with autofs-tools (other maps' keys come from both anyway)
 cat > /etc/autofs-agent.conf <<CONF
 [general]
 sources = sss [SUCCESS=continue] files
