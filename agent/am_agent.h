@@ -57,8 +57,6 @@ struct am_ctx {
 	char ac_via[512];
 	/* the mount point of the lookup (O_PATH), where program maps run; -1 */
 	int ac_mount_point;
-	/* sources a listing could not ask (UNAVAIL), includes too; the caller resets */
-	unsigned int ac_unavailable;
 	/* a master map is being read: it ends at the first source that has it */
 	bool ac_reading_master;
 };

@@ -64,7 +64,6 @@ struct am_conf {
 	unsigned int cf_mount_timeout;	/* s, bound on one mount attempt */
 	unsigned int cf_program_timeout; /* s, bound on one program map run */
 	unsigned int cf_umount_wait;	/* s, bound on one unmount of `autofs stop` */
-	unsigned int cf_master_wait;	/* s `autofs start` waits for a master source */
 	size_t cf_program_max_output;	/* bytes */
 	/* every key of every section, for modules (ah_conf_get) */
 	struct am_conf_kv *cf_kv;

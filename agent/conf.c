@@ -45,7 +45,6 @@ void am_conf_defaults(struct am_conf *conf)
 	conf->cf_mount_timeout = 30;
 	conf->cf_program_timeout = 10;
 	conf->cf_umount_wait = 12;
-	conf->cf_master_wait = 10;
 	conf->cf_program_max_output = 65536;
 }
 
@@ -208,7 +207,6 @@ static const struct conf_secs conf_secs_keys[] = {
 	{ "program_timeout", offsetof(struct am_conf, cf_program_timeout), false, CONF_SECS_MAX },
 	/* milliseconds in an int poll() timeout */
 	{ "umount_wait", offsetof(struct am_conf, cf_umount_wait), false, 3600 },
-	{ "master_wait", offsetof(struct am_conf, cf_master_wait), true, 3600 },
 };
 
 static const struct conf_secs *conf_secs_key(const char *key)

@@ -387,8 +387,10 @@ int am_chain_lookup(struct am_chain *ch, const char *key, char **entry,
 }
 
 /*
- * List S's keys to FN.  *ERR is 0, or an error that ends the listing.
- * A source that cannot list its keys (a program map) has none to give.
+ * List S's keys to FN.  *ERR is 0, or what ends the whole listing: FN's
+ * stop value or -ENOMEM.  A source that cannot list its keys (a program
+ * map) has none to give; one that fails otherwise is UNAVAIL, said in the
+ * log, and the keys the others give stand.
  */
 static enum am_nss_status source_enumerate(struct am_chain *ch, struct am_source *s,
 					   am_key_fn fn, void *arg, int *err)
@@ -402,13 +404,16 @@ static enum am_nss_status source_enumerate(struct am_chain *ch, struct am_source
 	if (!*err && s->so_ops->enumerate) {
 		*err = s->so_ops->enumerate(s->so_map, fn, arg);
 		st = AM_NSS_SUCCESS;
+		if (*err < 0 && *err != -ENOENT && *err != -EAGAIN && *err != -ENOMEM)
+			am_log(LOG_ERR, "map %s: its keys cannot be listed: %s",
+			       s->so_desc, strerror(-*err));
 	}
 	include_pop(ch->ch_ctx);
 	if (*err == -ENOENT)
 		st = AM_NSS_NOTFOUND;
-	else if (*err == -EAGAIN)
+	else if (*err < 0 && *err != -ENOMEM)
 		st = AM_NSS_UNAVAIL;
-	if (*err == -ENOENT || *err == -EAGAIN)
+	if (*err < 0 && *err != -ENOMEM)
 		*err = 0;
 	return st;
 }
@@ -424,7 +429,6 @@ int am_chain_enumerate(struct am_chain *ch, am_key_fn fn, void *arg)
 		st = source_enumerate(ch, &ch->ch_src[i], fn, arg, &err);
 		if (err)
 			return err;
-		ctx->ac_unavailable += st == AM_NSS_UNAVAIL;
 		/*
 		 * As autofs-tools: a master map comes whole from the first
 		 * source that has it; any other map from all of them, a

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <search.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,8 +96,34 @@ struct start_direct {
 	const struct am_mounts *sd_ms;
 	struct am_trigger sd_tg;
 	const char *sd_foreign;		/* the master line's foreign source, or NULL */
+	void *sd_seen;			/* tsearch(3) of the keys met so far */
 	unsigned int sd_ok, sd_failed, sd_already;
 };
+
+static int key_cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/*
+ * Whether an earlier source already gave KEY: the first one's entry is the
+ * key's, as a lookup finds it and as autofs-tools keeps it.
+ * Returns: 1 (seen, now or before), 0 (new), -ENOMEM.
+ */
+static int start_direct_seen(struct start_direct *sd, const char *key)
+{
+	char *copy, **node;
+
+	if (tfind(key, &sd->sd_seen, key_cmp))
+		return 1;
+	copy = strdup(key);
+	node = copy ? tsearch(copy, &sd->sd_seen, key_cmp) : NULL;
+	if (!node) {
+		free(copy);
+		return -ENOMEM;
+	}
+	return 0;
+}
 
 /*
  * The source outside the map files a direct key came through, or NULL.
@@ -123,6 +150,9 @@ static int start_direct_key(const char *key, const char *entry, void *arg)
 	int err;
 
 	(void)entry;
+	err = start_direct_seen(sd, key);
+	if (err)
+		return err < 0 ? 1 : 0;
 	if (am_key_invalid(key, true)) {
 		am_log(LOG_ERR, "direct map %s: key '%.100s' is not a clean absolute path, skipped",
 		       sd->sd_tg.tg_map, key);
@@ -200,6 +230,8 @@ static int start_triggers(struct am_ctx *ctx, const struct am_master_entry *me,
 	if (!err) {
 		err = am_chain_enumerate(&ch, start_direct_key, sd);
 		am_chain_free(&ch);
+		tdestroy(sd->sd_seen, free);
+		sd->sd_seen = NULL;
 	}
 	am_out("direct map %s: %u started, %u running, %u failed\n", me->me_map,
 	       sd->sd_ok, sd->sd_already, sd->sd_failed);
@@ -225,32 +257,6 @@ static int start_entry(struct am_ctx *ctx, const struct am_mounts *ms,
 	return err;
 }
 
-/*
- * The master map, read again once a second while a source it needed could
- * not be asked (a directory not up yet at boot, ypbind not bound), for up
- * to master_wait seconds as autofs does.  Returns: as am_master_read().
- */
-static int start_read_master(struct am_ctx *ctx, const char *master, struct am_master *m)
-{
-	unsigned int waited = 0;
-	int err;
-
-	for (;;) {
-		ctx->ac_unavailable = 0;
-		err = am_master_read(ctx, master, m);
-		if (err == -ENOMEM || !ctx->ac_unavailable)
-			return err;
-		if (waited >= ctx->ac_conf.cf_master_wait)
-			break;
-		am_master_free(m);
-		sleep(1);
-		waited++;
-	}
-	am_log(LOG_WARNING, "start: master map %s: a source could not be asked for %u s (master_wait), "
-	       "its entries are missing until autofs start runs again", master, waited);
-	return err;
-}
-
 int am_cmd_start(struct am_ctx *ctx, const char *master)
 {
 	struct am_mounts ms;
@@ -260,14 +266,10 @@ int am_cmd_start(struct am_ctx *ctx, const char *master)
 
 	if (!master)
 		master = ctx->ac_conf.cf_master ? ctx->ac_conf.cf_master : "auto.master";
-	err = start_read_master(ctx, master, &m);
-	if (err == -ENOENT && ctx->ac_unavailable)
-		err = -EAGAIN;
+	err = am_master_read(ctx, master, &m);
 	if (err) {
 		am_log(LOG_ERR, "start: master map %s: %s", master,
-		       err == -ENOENT ? "not found in any source" :
-		       err == -EAGAIN ? "not found, and a source could not be asked" :
-		       strerror(-err));
+		       err == -ENOENT ? "not found in any source" : strerror(-err));
 		am_master_free(&m);
 		return err == -ENOENT ? AM_EXIT_USAGE : AM_EXIT_UNAVAIL;
 	}
