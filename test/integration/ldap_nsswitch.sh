@@ -20,14 +20,11 @@ printf '/local\t%s/maps/auto.local\n+auto.master\n' "$TMP" > "$TMP/maps/auto.mas
 printf 'k\t-fstype=tmpfs\t:tmpfs\n' > "$TMP/maps/auto.local"
 printf 'alice\t-fstype=tmpfs\t:tmpfs\n' > "$TMP/maps/auto.home"
 lines() { grep -c "^$1 " "$TMP/out"; }
-# autofs start in a mount namespace of its own; MS: how long it took
+# autofs start in a mount namespace of its own
 start() {
-	local t0
-	t0=$(now_ms)
 	RC=0
 	unshare -m --propagation private env AUTOFS_AGENT_MODULE_DIR=$MODDIR "$AUTOFS" start \
 		>"$TMP/out" 2>"$TMP/err" || RC=$?
-	MS=$(( $(now_ms) - t0 ))
 }
 
 # the site's client: files, then LDAP, then NIS (no ypbind here)
