@@ -400,9 +400,17 @@ else
 	t_fail tick-walk-p99-within-1.5x "p99/p50 of base '$base' against with ticks '$load'"
 fi
 # four namespaces hold four times the mounts: scanning their copies made
-# the tick over 3x dearer; 2x leaves room for the host's noise
+# the tick over 3x dearer; 2x leaves room for the host's noise.  The same
+# busy host that spoils the p99s spoils the cheapest tick too: a walk sees
+# a few ticks (5 to 7, not 20) and a guest CPU given a quarter of a host
+# core stretches each (CI and a quickstart run here: 3.8 against 9.7 ms,
+# 450 stats over 2 ms).  Then the ticks are filed, not compared.
+uo=$(field "$userns" over_2ms) uk=$(field "$userns" ticks)
+noisy=$(( noisy || ${uo:-0} > ${uk:-0} + 20 ))
 if [ "$FLAVOR" = debug ]; then
 	:
+elif [ "$noisy" = 1 ]; then
+	t_skip tick-userns-no-dearer "host too busy to compare ticks: ${lt} ns without, ${ut} ns with the user namespaces, $uo stats over 2 ms"
 elif [ -n "$lt" ] && [ -n "$ut" ] && [ "$ut" -le $((lt * 2)) ]; then
 	t_pass tick-userns-no-dearer
 else
