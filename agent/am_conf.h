@@ -83,6 +83,8 @@ void am_conf_free(struct am_conf *conf);
 /* Returns: the value of KEY in [SECTION], or NULL. */
 const char *am_conf_get(const struct am_conf *conf, const char *section,
 			const char *key);
+/* Why a configuration file could not be read: am_read_file()'s ERR in words. */
+const char *am_conf_read_why(int err);
 /* A source's own name ("file" is "files", "yp" is "nis"), NULL if unknown. */
 const char *am_conf_source_name(const char *name);
 /*

@@ -422,6 +422,11 @@ int am_conf_parse(struct am_conf *conf, const char *origin, const char *text)
 	return ret;
 }
 
+const char *am_conf_read_why(int err)
+{
+	return err == -EFBIG ? "larger than 1 MiB" : strerror(-err);
+}
+
 int am_conf_load(struct am_conf *conf, const char *path)
 {
 	bool explicit = true;
@@ -441,7 +446,7 @@ int am_conf_load(struct am_conf *conf, const char *path)
 		return 0;
 	if (err) {
 		am_log(LOG_ERR, "%s: cannot read configuration: %s", path,
-		       err == -EFBIG ? "larger than 1 MiB" : strerror(-err));
+		       am_conf_read_why(err));
 		return err == -ENOMEM ? err : -EINVAL;
 	}
 	if (strlen(text) != len) {

@@ -62,14 +62,19 @@ const char *am_nss_status_name(enum am_nss_status st)
 	return st < AM_NSS_NSTATUS ? nss_status_names[st] : "(skipped)";
 }
 
+/* Whether the LEN bytes at S are WORD, in any case. */
+static bool nss_word(const char *s, size_t len, const char *word)
+{
+	return strlen(word) == len && !strncasecmp(s, word, len);
+}
+
 /* Returns: the AM_NSS_* status named NAME (any case), -1 if none. */
 static int nss_status(const char *name, size_t len)
 {
 	int st;
 
 	for (st = 0; st < AM_NSS_NSTATUS; st++)
-		if (strlen(nss_status_names[st]) == len &&
-		    !strncasecmp(name, nss_status_names[st], len))
+		if (nss_word(name, len, nss_status_names[st]))
 			return st;
 	return -1;
 }
@@ -95,9 +100,9 @@ static int nss_action(const char **p, unsigned int *ret)
 	for (word = s, n = 0; isalpha((unsigned char)s[n]); n++)
 		;
 	bits = neg ? ((1u << AM_NSS_NSTATUS) - 1) & ~(1u << st) : 1u << st;
-	if (n == strlen("return") && !strncasecmp(word, "return", n))
+	if (nss_word(word, n, "return"))
 		*ret |= bits;
-	else if (n == strlen("continue") && !strncasecmp(word, "continue", n))
+	else if (nss_word(word, n, "continue"))
 		*ret &= ~bits;
 	else
 		return -EINVAL;
@@ -222,7 +227,7 @@ int am_conf_nsswitch(struct am_conf *conf, const char *path)
 	err = am_read_file(path, AM_CONF_MAX_BYTES, &text, &len);
 	if (err && err != -ENOENT)
 		am_log(LOG_WARNING, "%s: cannot read it (%s): sources: files",
-		       path, err == -EFBIG ? "larger than 1 MiB" : strerror(-err));
+		       path, am_conf_read_why(err));
 	if (!err && strlen(text) != len)
 		am_log(LOG_WARNING, "%s: a NUL byte: read up to it", path);
 	if (!err) {

@@ -409,12 +409,10 @@ static enum am_nss_status source_enumerate(struct am_chain *ch, struct am_source
 			       s->so_desc, strerror(-*err));
 	}
 	include_pop(ch->ch_ctx);
-	if (*err == -ENOENT)
-		st = AM_NSS_NOTFOUND;
-	else if (*err < 0 && *err != -ENOMEM)
-		st = AM_NSS_UNAVAIL;
-	if (*err < 0 && *err != -ENOMEM)
-		*err = 0;
+	if (*err >= 0 || *err == -ENOMEM)
+		return st;
+	st = *err == -ENOENT ? AM_NSS_NOTFOUND : AM_NSS_UNAVAIL;
+	*err = 0;
 	return st;
 }
 
