@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 #include <syslog.h>
 
@@ -111,5 +112,10 @@ int am_read_file(const char *path, size_t max, char **data, size_t *len);
 int am_read_fd(int fd, size_t max, char **data, size_t *len);
 /* Write all of BUF[0..LEN) to FD, again after EINTR.  Returns: 0, -errno (-EIO: wrote nothing). */
 int am_write_full(int fd, const void *buf, size_t len);
+
+/* A 64-bit mixer (murmur3's finalizer). */
+uint64_t am_hash_mix(uint64_t h);
+/* FNV-1a of P[0..N) keyed by SEED, finished by am_hash_mix(). */
+uint64_t am_hash64(uint64_t seed, const void *p, size_t n);
 
 #endif /* AM_UTIL_H */

@@ -191,3 +191,22 @@ int am_write_full(int fd, const void *buf, size_t len)
 	}
 	return 0;
 }
+
+uint64_t am_hash_mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 33);
+}
+
+uint64_t am_hash64(uint64_t seed, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	uint64_t h = 0xcbf29ce484222325ULL ^ am_hash_mix(seed + n);
+
+	while (n--)
+		h = (h ^ *s++) * 0x100000001b3ULL;
+	return am_hash_mix(h);
+}

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 
 #include "am_maptext.h"
 #include "am_module.h"
+#include "am_rundir.h"
 #include "am_util.h"
 #include "file_index.h"
 
@@ -220,7 +220,7 @@ static int file_index_dir_open(struct am_map *map, const char *dir, bool create)
 	char why[256];
 	int fd;
 
-	fd = am_fidx_dir_open(dir, create, why, sizeof(why));
+	fd = am_rundir_open(dir, create, why, sizeof(why));
 	if (fd == -EPERM && !geteuid())
 		h->ah_log(h->ah_ctx, LOG_WARNING, "map %s: index directory %s not used: %s",
 			  map->fm_path, dir, why);
@@ -265,47 +265,13 @@ static bool file_index_ready(struct am_map *map)
 	return !err;
 }
 
-/*
- * Write the index of the map just read to NAME in DIRFD: a private file
- * renamed into place.  Returns: 0, 1 (an index that says "scan"), -errno.
- */
-static int file_index_write_tmp(struct am_map *map, int dirfd, const char *name)
+/* am_rundir_publish()'s writer: the index of the map just read. */
+static int file_index_emit(int fd, void *arg)
 {
-	char tmp[64];
-	int fd, err;
+	struct am_map *map = arg;
 
-	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", name, (long)getpid());
-	unlinkat(dirfd, tmp, 0);	/* left by a killed agent of the same pid */
-	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
 	/* the scan just said what concerns this lookup: no warnings again */
-	err = am_fidx_write(fd, &map->fm_st, map->fm_text, map->fm_len, NULL, NULL);
-	if (close(fd) && err >= 0)
-		err = -errno;
-	if (err >= 0 && renameat(dirfd, tmp, dirfd, name))
-		err = -errno;
-	if (err < 0)
-		unlinkat(dirfd, tmp, 0);
-	return err;
-}
-
-/*
- * The agent's time limit (SIGALRM) and SIGTERM end it at once: held off
- * while the private file exists, so that it is renamed or removed first.
- */
-static int file_index_write(struct am_map *map, int dirfd, const char *name)
-{
-	sigset_t hold, old;
-	int err;
-
-	sigemptyset(&hold);
-	sigaddset(&hold, SIGALRM);
-	sigaddset(&hold, SIGTERM);
-	sigprocmask(SIG_BLOCK, &hold, &old);
-	err = file_index_write_tmp(map, dirfd, name);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return err;
+	return am_fidx_write(fd, &map->fm_st, map->fm_text, map->fm_len, NULL, NULL);
 }
 
 /*
@@ -357,7 +323,7 @@ static void file_index_build(struct am_map *map)
 	if (dirfd < 0)
 		return;
 	am_fidx_name(map->fm_path, name, sizeof(name));
-	err = file_index_write(map, dirfd, name);
+	err = am_rundir_publish(dirfd, name, file_index_emit, map);
 	close(dirfd);
 	if (err < 0)
 		h->ah_log(h->ah_ctx, LOG_WARNING, "map %s: writing its index %s: %s",

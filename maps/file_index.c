@@ -50,7 +50,7 @@ struct fidx_head {
 	uint32_t fh_maxprobe;		/* longest probe sequence of a key */
 	uint32_t fh_flags;		/* FIDX_SCAN_ONLY */
 	uint32_t fh_reserved;		/* 0 */
-	uint64_t fh_check;		/* fidx_hash(0) of the bytes above */
+	uint64_t fh_check;		/* am_hash64(0) of the bytes above */
 };
 
 /* An include record or a hash table slot; fs_len 0 is an empty slot. */
@@ -73,28 +73,9 @@ struct am_fidx {
 	uint32_t fx_winpos, fx_winlen;
 };
 
-static uint64_t fidx_mix(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	return h ^ (h >> 33);
-}
-
-static uint64_t fidx_hash(uint64_t seed, const void *p, size_t n)
-{
-	const unsigned char *s = p;
-	uint64_t h = 0xcbf29ce484222325ULL ^ fidx_mix(seed + n);
-
-	while (n--)
-		h = (h ^ *s++) * 0x100000001b3ULL;
-	return fidx_mix(h);
-}
-
 static uint32_t fidx_slot_check(uint64_t seed, uint64_t nr, const struct fidx_slot *s)
 {
-	return (uint32_t)fidx_hash(seed ^ fidx_mix(nr + 1), s, offsetof(struct fidx_slot, fs_check));
+	return (uint32_t)am_hash64(seed ^ am_hash_mix(nr + 1), s, offsetof(struct fidx_slot, fs_check));
 }
 
 /* The slot where a hash's probe starts: its low half scaled to the table. */
@@ -105,7 +86,7 @@ static uint32_t fidx_start(uint64_t h, uint32_t nslots)
 
 void am_fidx_name(const char *path, char *name, size_t len)
 {
-	snprintf(name, len, "%016" PRIx64 ".idx", fidx_hash(0, path, strlen(path)));
+	snprintf(name, len, "%016" PRIx64 ".idx", am_hash64(0, path, strlen(path)));
 }
 
 static void fidx_identity(struct fidx_head *h, const struct stat *st)
@@ -216,7 +197,7 @@ static int fidx_head_check(const struct am_fidx *ix, const struct stat *st)
 
 	if (memcmp(h->fh_magic, FIDX_MAGIC, sizeof(h->fh_magic)) ||
 	    h->fh_version != FIDX_VERSION || h->fh_head_size != sizeof(*h) ||
-	    h->fh_check != fidx_hash(0, h, offsetof(struct fidx_head, fh_check)))
+	    h->fh_check != am_hash64(0, h, offsetof(struct fidx_head, fh_check)))
 		return -EBADMSG;
 	if (!h->fh_nslots || h->fh_nslots > AM_FIDX_MAX_LINES + AM_FIDX_MAX_LINES / 2 + 1 ||
 	    h->fh_nkeys > h->fh_nslots || h->fh_nincl > AM_FIDX_MAX_INCL ||
@@ -364,7 +345,7 @@ static int fidx_probe_rec(struct am_fidx *ix, const struct fidx_slot *s, const c
 	k = &rec->fr_mt.mt_key;
 	/* an include is never in the table, and the key must hash to the tag */
 	if (!err && ((k->ab_s[0] == '+' && k->ab_s[1]) ||
-		     fidx_hash(ix->fx_head.fh_seed, k->ab_s, k->ab_len) >> 32 != s->fs_tag))
+		     am_hash64(ix->fx_head.fh_seed, k->ab_s, k->ab_len) >> 32 != s->fs_tag))
 		err = -EBADMSG;
 	if (!err && !strcmp(k->ab_s, key))
 		return 1;
@@ -375,7 +356,7 @@ static int fidx_probe_rec(struct am_fidx *ix, const struct fidx_slot *s, const c
 int am_fidx_find(struct am_fidx *ix, const char *key, struct am_fidx_rec *rec)
 {
 	const struct fidx_head *h = &ix->fx_head;
-	uint64_t hash = fidx_hash(h->fh_seed, key, strlen(key));
+	uint64_t hash = am_hash64(h->fh_seed, key, strlen(key));
 	uint32_t i, nr = fidx_start(hash, h->fh_nslots);
 	struct fidx_slot s;
 	int err;
@@ -432,7 +413,7 @@ static int fidx_build_same(const struct fidx_build *fb, const struct fidx_slot *
 static int fidx_build_insert(struct fidx_build *fb, struct fidx_slot *s, const struct am_buf *k)
 {
 	struct fidx_head *h = &fb->fb_head;
-	uint64_t hash = fidx_hash(h->fh_seed, k->ab_s, k->ab_len);
+	uint64_t hash = am_hash64(h->fh_seed, k->ab_s, k->ab_len);
 	uint32_t i, nr = fidx_start(hash, h->fh_nslots);
 	int same;
 
@@ -517,7 +498,7 @@ static uint64_t fidx_seed(void)
 	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) == sizeof(seed))
 		return seed;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return fidx_mix((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ (uint64_t)getpid());
+	return am_hash_mix((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ (uint64_t)getpid());
 }
 
 /* Seal the header and every slot, then write them.  Returns: 0, -errno. */
@@ -532,7 +513,7 @@ static int fidx_build_emit(struct fidx_build *fb, int fd)
 	for (i = 0; i < h->fh_nincl; i++)
 		fb->fb_incl[i].fs_check = fidx_slot_check(h->fh_seed, (uint64_t)h->fh_nslots + i,
 							  &fb->fb_incl[i]);
-	h->fh_check = fidx_hash(0, h, offsetof(struct fidx_head, fh_check));
+	h->fh_check = am_hash64(0, h, offsetof(struct fidx_head, fh_check));
 	err = am_write_full(fd, h, sizeof(*h));
 	if (!err)
 		err = am_write_full(fd, fb->fb_incl, h->fh_nincl * sizeof(*fb->fb_incl));
@@ -606,93 +587,4 @@ int am_fidx_write(int fd, const struct stat *map, const char *text, size_t len,
 	free(fb->fb_hash);
 	free(fb);
 	return err;
-}
-
-/* ---- the directory --------------------------------------------------------- */
-
-/*
- * Directory FD (component NAME) may lead to the index: owned by root or
- * us, not writable by others unless sticky, and ours when its parent was
- * a sticky one others may write (*OWNER is then (uid_t)-1, as this call
- * leaves it for the next).  The last one is ours, mode 0700.  On refusal
- * WHY says what is wrong.
- */
-static bool fidx_dir_safe(int fd, bool last, uid_t *owner, char *why, size_t whylen,
-			  const char *name)
-{
-	uid_t me = geteuid();
-	struct stat st;
-	bool sticky_parent = *owner == (uid_t)-1;
-
-	if (fstat(fd, &st)) {
-		snprintf(why, whylen, "%s: %s", name, strerror(errno));
-		return false;
-	}
-	if (!S_ISDIR(st.st_mode) || (st.st_uid && st.st_uid != me) ||
-	    (sticky_parent && st.st_uid != me) ||
-	    (last && (st.st_uid != me || (st.st_mode & 077)))) {
-		snprintf(why, whylen, "%s is owned by uid %u with mode %04o; %s", name,
-			 (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 07777),
-			 last ? "the index directory must be the agent's own, mode 0700" :
-				"a directory above the index must be root's or the agent's");
-		return false;
-	}
-	*owner = (st.st_mode & 022) && (st.st_mode & S_ISVTX) ? (uid_t)-1 : st.st_uid;
-	if ((st.st_mode & 022) && !(st.st_mode & S_ISVTX)) {
-		snprintf(why, whylen, "%s is writable by others", name);
-		return false;
-	}
-	return true;
-}
-
-/* Open (or make) NAME in DIRFD, no symbolic link.  Returns: an fd, -errno. */
-static int fidx_dir_step(int dirfd, const char *name, bool create, bool last)
-{
-	int fd;
-
-	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT && create) {
-		if (mkdirat(dirfd, name, last ? 0700 : 0755) && errno != EEXIST)
-			return -errno;
-		fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	}
-	return fd < 0 ? -errno : fd;
-}
-
-int am_fidx_dir_open(const char *path, bool create, char *why, size_t whylen)
-{
-	char *copy, *name, *next, *save = NULL;
-	uid_t owner = 0;
-	int fd, nfd;
-
-	if (path[0] != '/' || !path[strspn(path, "/")]) {
-		snprintf(why, whylen, "'%s' is not an absolute path below /", path);
-		return -EPERM;
-	}
-	copy = strdup(path);
-	fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (!copy || fd < 0) {
-		free(copy);
-		if (fd >= 0)
-			close(fd);
-		return -ENOMEM;
-	}
-	snprintf(why, whylen, "%s", strerror(ENOENT));
-	for (name = strtok_r(copy, "/", &save); name; name = next) {
-		next = strtok_r(NULL, "/", &save);
-		nfd = fidx_dir_step(fd, name, create, !next);
-		close(fd);
-		fd = nfd;
-		if (fd < 0) {
-			snprintf(why, whylen, "%s: %s", name, strerror(-fd));
-			break;
-		}
-		if (!fidx_dir_safe(fd, !next, &owner, why, whylen, name)) {
-			close(fd);
-			fd = -EPERM;
-			break;
-		}
-	}
-	free(copy);
-	return fd;
 }

@@ -30,15 +30,6 @@ struct am_fidx_rec {
 	struct am_maptext fr_mt;	/* its key and entry */
 };
 
-/*
- * Open (creating it when CREATE) the index directory PATH: every directory
- * on the way owned by root or the effective user and not writable by others
- * unless sticky, the last one owned by the effective user with mode 0700,
- * no symbolic link anywhere.  Returns: a directory fd, -EPERM (unsafe, WHY
- * says what), -errno.
- */
-int am_fidx_dir_open(const char *path, bool create, char *why, size_t whylen);
-
 /* The index's file name for the map at PATH: NAME_MAX-safe, no '/'. */
 void am_fidx_name(const char *path, char *name, size_t len);
 

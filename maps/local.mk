@@ -3,7 +3,7 @@ module_LTLIBRARIES += maps/map_file.la maps/map_program.la
 MODULE_FLAGS = -module -avoid-version -shared
 
 MAP_FILE_SOURCES = maps/file.c maps/file_index.c maps/file_index.h
-maps_map_file_la_SOURCES = $(MAP_FILE_SOURCES) agent/maptext.c agent/util.c
+maps_map_file_la_SOURCES = $(MAP_FILE_SOURCES) agent/maptext.c agent/rundir.c agent/util.c
 maps_map_file_la_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
 maps_map_file_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS)
 
