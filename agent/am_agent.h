@@ -59,6 +59,8 @@ struct am_ctx {
 	int ac_mount_point;
 	/* a master map is being read: it ends at the first source that has it */
 	bool ac_reading_master;
+	/* "+include" lookups and listings asked so far (am_host) */
+	size_t ac_includes_asked;
 };
 
 /* Returns: 0, -EINVAL (configuration error, logged), -errno. */
@@ -89,6 +91,7 @@ struct am_source {
 	struct am_map *so_map;
 	int so_state;			/* 0 not opened, 1 open, -errno failed */
 	unsigned int so_return;		/* AM_NSS_* bits that end the search here */
+	bool so_unavailable;		/* a lookup found it unavailable */
 };
 
 struct am_chain {

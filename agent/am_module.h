@@ -144,7 +144,22 @@ struct am_map_ops {
 	/* NULL when the source cannot list its keys (program maps). */
 	int (*enumerate)(struct am_map *map, am_key_fn fn, void *arg);
 	void (*close)(struct am_map *map);
+	/*
+	 * Added after ABI 1 was published; check size before use (AM_OPS_HAS),
+	 * may be NULL.  For the cache of directory maps: FN for every key a
+	 * lookup would find, with the entry that lookup would give, or with
+	 * ENTRY NULL where the lookup must be asked (it would refuse the
+	 * entry, or the answer depends on the server's order).  A key may
+	 * come more than once; the agent then asks the lookup.
+	 * Returns: as ->enumerate.
+	 */
+	int (*snapshot)(struct am_map *map, am_key_fn fn, void *arg);
 };
+
+/* Returns: true when OPS (a struct am_map_ops *) has FIELD, set. */
+#define AM_OPS_HAS(ops, field) \
+	((ops)->size >= offsetof(struct am_map_ops, field) + sizeof((ops)->field) && \
+	 (ops)->field)
 
 /* ---- mount modules --------------------------------------------------- */
 

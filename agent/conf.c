@@ -66,6 +66,7 @@ void am_conf_free(struct am_conf *conf)
 	free(conf->cf_map_dir);
 	free(conf->cf_foreign_mount_points);
 	free(conf->cf_module_dir);
+	free(conf->cf_map_cache_dir);
 	for (i = 0; i < conf->cf_nkv; i++) {
 		free(conf->cf_kv[i].ck_section);
 		free(conf->cf_kv[i].ck_key);
@@ -288,6 +289,9 @@ static int conf_general(struct am_conf *conf, const struct conf_line *at,
 		return conf_path(at, key, &conf->cf_map_dir, val);
 	if (!strcmp(key, "module_dir"))
 		return conf_path(at, key, &conf->cf_module_dir, val);
+	if (!strcmp(key, "map_cache_dir"))
+		return strcmp(val, "none") ? conf_path(at, key, &conf->cf_map_cache_dir, val) :
+			conf_string(&conf->cf_map_cache_dir, val);
 	conf_error(at, "unknown key '%s' in [general]", key);
 	return -EINVAL;
 }

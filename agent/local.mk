@@ -7,7 +7,7 @@ agent_libamcore_a_SOURCES = \
 	agent/am_mapcache.h agent/am_plan.h agent/am_rundir.h agent/am_stage.h agent/am_sun.h agent/am_util.h \
 	agent/conf.c agent/expand.c agent/log.c agent/lookup.c agent/maptext.c agent/master.c \
 	agent/masterread.c agent/module.c agent/mount.c agent/expiry.c agent/mountinfo.c agent/mountstat.c \
-	agent/mountwalk.c agent/nsswitch.c agent/plan.c agent/rundir.c agent/signals.c agent/stage.c \
+	agent/mountwalk.c agent/mapcache.c agent/mapcache_id.c agent/nsswitch.c agent/plan.c agent/rundir.c agent/signals.c agent/stage.c \
 	agent/mapenv.c agent/resolve.c agent/rqvars.c agent/source.c agent/sun_parse.c \
 	agent/sun_quote.c agent/hostname.c agent/trigger.c agent/trust.c \
 	agent/umount.c agent/util.c

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "am_lookup.h"
+#include "am_mapcache.h"
 #include "am_mount.h"
 #include "am_plan.h"
 #include "am_stage.h"
@@ -120,6 +121,7 @@ static int lookup_mount_point(const struct am_request *rq, int mountfd)
 static int join_requester(int nsfd, int *home)
 {
 	*home = -1;
+	am_mapcache_seal();
 #ifdef __SANITIZE_ADDRESS__
 	*home = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
 #endif

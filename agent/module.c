@@ -7,6 +7,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,9 +72,9 @@ static int module_check_map(const char *path, const struct am_map_ops *ops)
 		       path, ops->abi, AM_MAP_ABI);
 		return -ENOEXEC;
 	}
-	if (ops->size < sizeof(*ops)) {
+	if (ops->size < offsetof(struct am_map_ops, snapshot)) {
 		am_log(LOG_ERR, "%s: descriptor is %u bytes, expected at least %zu: refused",
-		       path, ops->size, sizeof(*ops));
+		       path, ops->size, offsetof(struct am_map_ops, snapshot));
 		return -ENOEXEC;
 	}
 	if (!ops->name || !ops->open || !ops->lookup || !ops->close) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "am_agent.h"
+#include "am_mapcache.h"
 #include "am_util.h"
 
 static const char *host_conf_get(void *ctx, const char *section, const char *key)
@@ -78,6 +79,7 @@ static int host_include_lookup(void *vctx, const char *map, const char *key, cha
 	err = am_chain_init(vctx, map, 0, NULL, &ch);
 	if (err)
 		return err == -ENOMEM ? err : -ENOENT;
+	ctx->ac_includes_asked++;
 	err = am_chain_lookup(&ch, key, entry, &desc);
 	/*
 	 * The entry is the included source's answer: its trust goes up with
@@ -139,6 +141,7 @@ static int host_include_enumerate(void *vctx, const char *map,
 	struct am_chain ch;
 	int err;
 
+	((struct am_ctx *)vctx)->ac_includes_asked++;
 	if (am_startswith(map, "dir:"))
 		return include_dir(vctx, map + 4, fn, arg);
 
@@ -320,6 +323,50 @@ static int source_open(struct am_chain *ch, struct am_source *s)
 	return err;
 }
 
+/*
+ * A new snapshot of S's map into MC, then KEY in it.  Returns: as
+ * am_mapcache_find(), or -EAGAIN when the source is unavailable.
+ */
+static int source_snapshot(struct am_chain *ch, struct am_source *s,
+			   struct am_mapcache *mc, const char *key, char **entry)
+{
+	size_t asked = ch->ch_ctx->ac_includes_asked;
+	int err;
+
+	err = source_open(ch, s);
+	if (err || !AM_OPS_HAS(s->so_ops, snapshot))
+		return err == -EAGAIN ? err : 1;
+	err = s->so_ops->snapshot(s->so_map, am_mapcache_add, mc);
+	if (err == -EAGAIN || err == -ENOMEM)
+		return err;
+	/* an include's entries keep their own source: such a map is not kept */
+	if (err || ch->ch_ctx->ac_includes_asked != asked)
+		am_mapcache_unlistable(mc);
+	if (am_mapcache_commit(mc))
+		return 1;
+	return am_mapcache_find(mc, key, entry);
+}
+
+/*
+ * KEY from the cache of S's map (am_mapcache.h), made anew when stale.
+ * Returns: 0 and *ENTRY, -ENOENT, -EAGAIN, -ENOMEM, or 1: ask the source.
+ */
+static int source_cached(struct am_chain *ch, struct am_source *s, const char *key,
+			 char **entry)
+{
+	struct am_mapcache *mc;
+	int err;
+
+	if (am_mapcache_open(ch->ch_ctx, s->so_type, s->so_name, ch->ch_argc,
+			     ch->ch_argv, &mc))
+		return 1;
+	err = am_mapcache_find(mc, key, entry);
+	if (err == 1 && am_mapcache_stale(mc))
+		err = source_snapshot(ch, s, mc, key, entry);
+	am_mapcache_close(mc);
+	return err;
+}
+
 /* Whether the search ends after S answered ST (nsswitch.conf's actions). */
 static bool source_ends(const struct am_source *s, enum am_nss_status st)
 {
@@ -344,19 +391,31 @@ static enum am_nss_status source_lookup(struct am_chain *ch, struct am_source *s
 		*err = -ENOENT;
 		return AM_NSS_NOTFOUND;
 	}
+	/*
+	 * A source that could not say whether it has the key cannot give its
+	 * wildcard for it either (its cache would, the server being down).
+	 */
+	if (!strcmp(key, "*") && s->so_unavailable) {
+		*err = -EAGAIN;
+		return AM_NSS_UNAVAIL;
+	}
 	if (include_push(ch->ch_ctx, s->so_desc))
 		return AM_NSS_SKIPPED;
-	*err = source_open(ch, s);
-	if (*err == -ENOENT)
-		*err = -ENODEV;
-	else if (!*err)
-		*err = s->so_ops->lookup(s->so_map, key, entry);
+	*err = source_cached(ch, s, key, entry);
+	if (*err == 1) {
+		*err = source_open(ch, s);
+		if (*err == -ENOENT)
+			*err = -ENODEV;
+		else if (!*err)
+			*err = s->so_ops->lookup(s->so_map, key, entry);
+	}
 	include_pop(ch->ch_ctx);
 	if (!*err)
 		return AM_NSS_SUCCESS;
 	if (*err == -ENOENT || *err == -ENODEV || *err == -ENOMEM)
 		return AM_NSS_NOTFOUND;
 	am_log(LOG_DEBUG, "map %s: key %s: %s", s->so_desc, key, strerror(-*err));
+	s->so_unavailable = true;
 	return AM_NSS_UNAVAIL;
 }
 

@@ -679,6 +679,7 @@ struct enum_state {
 	unsigned long es_pages;		/* pages read */
 	unsigned long es_got;		/* entries of the last page */
 	int es_empty;			/* pages in a row with no entry */
+	bool es_snapshot;		/* every key a lookup matches (->snapshot) */
 };
 
 static char *entry_key(struct am_map *map, LDAPMessage *e)
@@ -709,6 +710,35 @@ static char *entry_key(struct am_map *map, LDAPMessage *e)
 	return key;
 }
 
+/*
+ * For the agent's cache: E under each value of its key attribute, as
+ * entry_matches() finds it, with the entry lookup_entry() would give (NULL
+ * where that lookup refuses it).  A value with a NUL byte matches no key.
+ */
+static int snapshot_entry(struct enum_state *st, LDAPMessage *e)
+{
+	struct am_map *map = st->es_map;
+	struct berval **vals;
+	char *key, *value = NULL;
+	int got, i;
+
+	vals = ldap_get_values_len(map->m_conn.lc_ld, e, map->m_schema.ls_entry_attr);
+	got = vals && vals[0] ? entry_value(map, e, &value) : -ENOENT;
+	if (got == -ENOMEM)
+		st->es_stop = -ENOMEM;
+	for (i = 0; got != -ENOENT && !st->es_stop && vals[i]; i++) {
+		if (memchr(vals[i]->bv_val, '\0', vals[i]->bv_len))
+			continue;
+		key = key_is_wildcard(vals[i]->bv_val, vals[i]->bv_len) ? strdup("*") :
+			strndup(vals[i]->bv_val, vals[i]->bv_len);
+		st->es_stop = key ? st->es_fn(key, got ? NULL : value, st->es_arg) : -ENOMEM;
+		free(key);
+	}
+	ldap_value_free_len(vals);
+	free(value);
+	return st->es_stop;
+}
+
 static int enum_entry(LDAPMessage *e, void *arg)
 {
 	struct enum_state *st = arg;
@@ -716,6 +746,8 @@ static int enum_entry(LDAPMessage *e, void *arg)
 	char *key, *value;
 
 	st->es_got++;
+	if (st->es_snapshot)
+		return snapshot_entry(st, e);
 	key = entry_key(map, e);
 	if (!key)
 		return 0;
@@ -811,9 +843,9 @@ static bool enum_more(const struct enum_state *st)
 	return !st->es_stop && st->es_cookie && st->es_cookie->bv_len;
 }
 
-static int ldap_map_enumerate(struct am_map *map, am_key_fn fn, void *arg)
+/* Every entry of the map to ST's function, a page at a time. */
+static int enum_all(struct am_map *map, struct enum_state *st)
 {
-	struct enum_state st = { .es_map = map, .es_fn = fn, .es_arg = arg };
 	char *filter;
 	int ret;
 
@@ -825,13 +857,29 @@ static int ldap_map_enumerate(struct am_map *map, am_key_fn fn, void *arg)
 		return -ENOMEM;
 	ldap_conn_budget(&map->m_conn);
 	do {
-		ret = enum_page(map, filter, &st);
-		if (!ret && enum_more(&st))
-			ret = enum_page_bound(map, &st);
-	} while (!ret && enum_more(&st));
-	ber_bvfree(st.es_cookie);
+		ret = enum_page(map, filter, st);
+		if (!ret && enum_more(st))
+			ret = enum_page_bound(map, st);
+	} while (!ret && enum_more(st));
+	ber_bvfree(st->es_cookie);
 	free(filter);
-	return ret ? ret : st.es_stop;
+	return ret ? ret : st->es_stop;
+}
+
+static int ldap_map_enumerate(struct am_map *map, am_key_fn fn, void *arg)
+{
+	struct enum_state st = { .es_map = map, .es_fn = fn, .es_arg = arg };
+
+	return enum_all(map, &st);
+}
+
+static int ldap_map_snapshot(struct am_map *map, am_key_fn fn, void *arg)
+{
+	struct enum_state st = {
+		.es_map = map, .es_fn = fn, .es_arg = arg, .es_snapshot = true,
+	};
+
+	return enum_all(map, &st);
 }
 
 AM_MAP_MODULE(ldap) = {
@@ -842,4 +890,5 @@ AM_MAP_MODULE(ldap) = {
 	.lookup = ldap_map_lookup,
 	.enumerate = ldap_map_enumerate,
 	.close = ldap_map_close,
+	.snapshot = ldap_map_snapshot,
 };

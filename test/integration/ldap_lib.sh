@@ -182,7 +182,8 @@ slapd_stop() {
 
 # ldap_agent_conf [KEY=VALUE...] -- write $TMP/agent.conf with an [ldap]
 # section and point AUTOFS_AGENT_CONF at it.  The agent reads maps from
-# $LDAP_SOURCES (default ldap) with file maps in $TMP/maps.
+# $LDAP_SOURCES (default ldap) with file maps in $TMP/maps, and keeps
+# its cache of LDAP maps in $TMP/mapcache (LDAP_MAP_CACHE=none: none).
 ldap_agent_conf() {
 	local kv
 	mkdir -p "$TMP/maps"
@@ -190,6 +191,7 @@ ldap_agent_conf() {
 		echo "[general]"
 		echo "sources = ${LDAP_SOURCES:-ldap}"
 		echo "map_dir = $TMP/maps"
+		echo "map_cache_dir = ${LDAP_MAP_CACHE:-$TMP/mapcache}"
 		echo "log_stderr = yes"
 		echo "[ldap]"
 		echo "uri = $LDAP_URI"

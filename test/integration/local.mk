@@ -35,6 +35,7 @@ MAPS_INTEGRATION_TESTS = \
 	test/integration/ldap_limits.sh \
 	test/integration/ldap_master.sh \
 	test/integration/ldap_nsswitch.sh \
+	test/integration/ldap_cache.sh \
 	test/integration/nis_lookup.sh \
 	test/integration/sss_lookup.sh \
 	test/integration/sss_child.sh \
