@@ -6,9 +6,10 @@
  * renamed into place (am_rundir_publish); read with pread, a window of
  * slots and one record at a time, never mapped.
  *
- * The header carries a hash of its bytes, each slot a hash of its fields
- * with the record's bytes, keyed by a seed drawn for the snapshot: a
- * damaged or truncated file fails a check and is a miss, never an answer.
+ * The header carries a hash of its bytes, each slot (used or empty) a hash
+ * of its fields and each used one a hash of its record, keyed by a seed
+ * drawn for the snapshot: a damaged or truncated file fails a check where
+ * it is read and is a miss, never another answer, a key found or lost.
  * The identity (mapcache_id.c) is compared whole, not by its hash.
  */
 #include <errno.h>
@@ -49,12 +50,14 @@ struct mc_head {
 	uint64_t mh_check;		/* am_hash64(0) of the bytes above */
 };
 
+/* Every slot, used or empty, passes its check when read. */
 struct mc_slot {
 	uint64_t ms_off;		/* the record, from the first record */
 	uint32_t ms_klen, ms_elen;	/* its key's and entry's bytes */
 	uint32_t ms_flags;		/* MC_SLOT_* */
 	uint32_t ms_tag;		/* high half of the key's hash */
-	uint64_t ms_check;		/* slot fields, number and record, seeded */
+	uint64_t ms_rec;		/* seeded hash of the record's bytes */
+	uint64_t ms_check;		/* seeded hash of the fields above and NR */
 };
 
 struct mc_rec {				/* a record being built */
@@ -122,13 +125,9 @@ static uint64_t mc_head_hash(const struct mc_head *h)
 	return am_hash64(0, h, offsetof(struct mc_head, mh_check));
 }
 
-static uint64_t mc_slot_hash(uint64_t seed, uint32_t nr, const struct mc_slot *s,
-			     const char *rec, size_t len)
+static uint64_t mc_slot_hash(uint64_t seed, uint32_t nr, const struct mc_slot *s)
 {
-	uint64_t h = am_hash64(seed ^ am_hash_mix(nr + 1ULL), s,
-			       offsetof(struct mc_slot, ms_check));
-
-	return am_hash64(h, rec, len);
+	return am_hash64(seed ^ am_hash_mix(nr + 1ULL), s, offsetof(struct mc_slot, ms_check));
 }
 
 static off_t mc_slots_at(const struct mc_head *h)
@@ -254,12 +253,11 @@ static int mc_slot_get(struct am_mapcache *mc, uint32_t nr, struct mc_slot *s)
 			return err;
 	}
 	*s = mc->mc_win[nr - mc->mc_winpos];
-	return 0;
+	return mc_slot_hash(h->mh_seed, nr, s) == s->ms_check ? 0 : -EBADMSG;
 }
 
-/* The record of used slot S (number NR), checked.  Returns: 0, -EBADMSG, -errno. */
-static int mc_rec_read(struct am_mapcache *mc, uint32_t nr, const struct mc_slot *s,
-		       char **rec)
+/* The record of used slot S, checked.  Returns: 0, -EBADMSG, -errno. */
+static int mc_rec_read(struct am_mapcache *mc, const struct mc_slot *s, char **rec)
 {
 	const struct mc_head *h = &mc->mc_head;
 	uint64_t len = (uint64_t)s->ms_klen + s->ms_elen + 2;
@@ -271,7 +269,7 @@ static int mc_rec_read(struct am_mapcache *mc, uint32_t nr, const struct mc_slot
 	if (!*rec)
 		return -ENOMEM;
 	err = mc_pread(mc->mc_fd, *rec, len, mc_data_at(h) + (off_t)s->ms_off);
-	if (!err && (mc_slot_hash(h->mh_seed, nr, s, *rec, len) != s->ms_check ||
+	if (!err && (am_hash64(h->mh_seed, *rec, len) != s->ms_rec ||
 		     (*rec)[s->ms_klen] || (*rec)[len - 1] ||
 		     strlen(*rec) != s->ms_klen ||
 		     strlen(*rec + s->ms_klen + 1) != s->ms_elen))
@@ -303,7 +301,7 @@ static int mc_lookup(struct am_mapcache *mc, const char *key, struct mc_slot *s,
 			return -ENOENT;
 		if (s->ms_tag != (uint32_t)(hash >> 32) || s->ms_klen != strlen(key))
 			continue;
-		err = mc_rec_read(mc, nr, s, rec);
+		err = mc_rec_read(mc, s, rec);
 		if (err)
 			return err;
 		if (!strcmp(*rec, key))
@@ -496,16 +494,19 @@ static void mc_place(const struct am_mapcache *mc, struct mc_head *h, struct mc_
 	h->mh_data = off;
 }
 
-/* Each used slot's check, over its fields and its record's bytes in DATA. */
+/* Each slot's checks: its record's bytes in DATA (used ones), then its fields. */
 static void mc_seal_slots(const struct mc_head *h, struct mc_slot *slots, const char *data)
 {
+	struct mc_slot *s;
 	uint32_t nr;
 
-	for (nr = 0; nr < h->mh_nslots; nr++)
-		if (slots[nr].ms_flags)
-			slots[nr].ms_check = mc_slot_hash(h->mh_seed, nr, &slots[nr],
-							  data + slots[nr].ms_off,
-							  slots[nr].ms_klen + slots[nr].ms_elen + 2ULL);
+	for (nr = 0; nr < h->mh_nslots; nr++) {
+		s = &slots[nr];
+		if (s->ms_flags)
+			s->ms_rec = am_hash64(h->mh_seed, data + s->ms_off,
+					      s->ms_klen + s->ms_elen + 2ULL);
+		s->ms_check = mc_slot_hash(h->mh_seed, nr, s);
+	}
 }
 
 struct mc_out {

@@ -323,9 +323,23 @@ static int source_open(struct am_chain *ch, struct am_source *s)
 	return err;
 }
 
+/* Ask S itself for KEY.  Returns: 0, -ENODEV (no such map), -ENOENT, -errno. */
+static int source_live(struct am_chain *ch, struct am_source *s, const char *key,
+		       char **entry)
+{
+	int err = source_open(ch, s);
+
+	if (err == -ENOENT)
+		return -ENODEV;
+	return err ? err : s->so_ops->lookup(s->so_map, key, entry);
+}
+
 /*
- * A new snapshot of S's map into MC, then KEY in it.  Returns: as
- * am_mapcache_find(), or -EAGAIN when the source is unavailable.
+ * A new snapshot of S's map into MC, then KEY in it.  A listing the source
+ * could not finish (a time limit, a connection lost) leaves the lookup to
+ * the source, and when that answers, the map to it until cache_ttl: a map
+ * too slow to list is not listed again on every lookup.
+ * Returns: as source_live().
  */
 static int source_snapshot(struct am_chain *ch, struct am_source *s,
 			   struct am_mapcache *mc, const char *key, char **entry)
@@ -335,34 +349,43 @@ static int source_snapshot(struct am_chain *ch, struct am_source *s,
 
 	err = source_open(ch, s);
 	if (err || !AM_OPS_HAS(s->so_ops, snapshot))
-		return err == -EAGAIN ? err : 1;
+		return source_live(ch, s, key, entry);
 	err = s->so_ops->snapshot(s->so_map, am_mapcache_add, mc);
-	if (err == -EAGAIN || err == -ENOMEM)
+	if (err == -ENOMEM)
 		return err;
 	/* an include's entries keep their own source: such a map is not kept */
 	if (err || ch->ch_ctx->ac_includes_asked != asked)
 		am_mapcache_unlistable(mc);
+	if (err == -EAGAIN) {
+		err = source_live(ch, s, key, entry);
+		if (err != -EAGAIN)
+			am_mapcache_commit(mc);
+		return err;
+	}
 	if (am_mapcache_commit(mc))
-		return 1;
-	return am_mapcache_find(mc, key, entry);
+		return source_live(ch, s, key, entry);
+	err = am_mapcache_find(mc, key, entry);
+	return err == 1 ? source_live(ch, s, key, entry) : err;
 }
 
 /*
- * KEY from the cache of S's map (am_mapcache.h), made anew when stale.
- * Returns: 0 and *ENTRY, -ENOENT, -EAGAIN, -ENOMEM, or 1: ask the source.
+ * KEY from S: from the cache of its map (am_mapcache.h) when it has one,
+ * made anew when stale, else from the source.  Returns: as source_live().
  */
-static int source_cached(struct am_chain *ch, struct am_source *s, const char *key,
-			 char **entry)
+static int source_ask(struct am_chain *ch, struct am_source *s, const char *key,
+		      char **entry)
 {
 	struct am_mapcache *mc;
 	int err;
 
 	if (am_mapcache_open(ch->ch_ctx, s->so_type, s->so_name, ch->ch_argc,
 			     ch->ch_argv, &mc))
-		return 1;
+		return source_live(ch, s, key, entry);
 	err = am_mapcache_find(mc, key, entry);
 	if (err == 1 && am_mapcache_stale(mc))
 		err = source_snapshot(ch, s, mc, key, entry);
+	else if (err == 1)
+		err = source_live(ch, s, key, entry);
 	am_mapcache_close(mc);
 	return err;
 }
@@ -401,14 +424,7 @@ static enum am_nss_status source_lookup(struct am_chain *ch, struct am_source *s
 	}
 	if (include_push(ch->ch_ctx, s->so_desc))
 		return AM_NSS_SKIPPED;
-	*err = source_cached(ch, s, key, entry);
-	if (*err == 1) {
-		*err = source_open(ch, s);
-		if (*err == -ENOENT)
-			*err = -ENODEV;
-		else if (!*err)
-			*err = s->so_ops->lookup(s->so_map, key, entry);
-	}
+	*err = source_ask(ch, s, key, entry);
 	include_pop(ch->ch_ctx);
 	if (!*err)
 		return AM_NSS_SUCCESS;

@@ -8,7 +8,14 @@
 . "$(dirname "$0")/maps_lib.sh"
 . "$(dirname "$0")/ldap_lib.sh"
 
-LDAP_TLS=no LDAP_BIG=no slapd_start
+# the usual maps, and auto.many: 600 keys, more than one page of 500
+many_data() {
+	ldap_data
+	printf 'dn: automountMapName=auto.many,ou=bis,%s\nobjectClass: automountMap\nautomountMapName: auto.many\n\n' "$SUFFIX"
+	seq 1 600 | awk -v m="automountMapName=auto.many,ou=bis,$SUFFIX" '{
+		printf "dn: automountKey=k%d,%s\nobjectClass: automount\nautomountKey: k%d\nautomountInformation: -rw s:/many/%d\n\n", $1, m, $1, $1 }'
+}
+LDAP_TLS=no LDAP_BIG=no LDAP_DATA=many_data slapd_start
 ldap_agent_conf "search_base=ou=bis,$SUFFIX" "max_value_size=4096"
 sed -i '/^\[general\]/a cache_ttl = 600\nnegative_timeout = 60' "$TMP/agent.conf"
 MC=$TMP/mapcache
@@ -40,10 +47,27 @@ t_grep "... a value over max_value_size is still refused (asked of the server)" 
 	"^key=huge rc=4" "$TMP/cached.txt"
 t_eq "one snapshot file, the agent's own, mode 0600" "1 0 600" \
 	"$(ls "$MC" | wc -l) $(stat -c '%u %a' "$MC"/*.map)"
+home_snap=$(ls "$MC"/*.map)
 t_eq "... in a directory of mode 0700" "700" "$(stat -c %a "$MC")"
+
+# a map that cannot be listed whole (one page at most): its lookups ask the server
+sed 's|^\[ldap\]|[ldap]\nmax_pages = 1|' "$TMP/cached.conf" > "$TMP/onepage.conf"
+AUTOFS_AGENT_CONF=$TMP/onepage.conf agent test auto.many k600
+t_eq "a map cut short by the paging bound: the key is still found" "0" "$RC"
+t_grep "... from the server, after the listing said why it stopped" "max_pages" "$TMP/err"
+t_grep "... its entry" "many/600" "$TMP/out"
+AUTOFS_AGENT_CONF=$TMP/onepage.conf agent test auto.many k7
+t_nogrep "... and it is not listed again on the next lookup" "max_pages" "$TMP/err"
+t_eq "... which the server answers" "0" "$RC"
+agent test auto.many k600
+t_eq "the whole map (paged) is kept: its 600th key from the snapshot" "0" "$RC"
 
 # --- without the server -------------------------------------------------------
 slapd_stop
+AUTOFS_AGENT_CONF=$TMP/onepage.conf agent test auto.many k7
+t_eq "server stopped: the map that could not be listed is not answered" "4" "$RC"
+agent test auto.many k599
+t_eq "... the paged one is" "0" "$RC"
 agent test auto.home bob
 t_eq "server stopped: a key is answered from the snapshot" "0" "$RC"
 t_grep "... with the server's entry, said to come from LDAP" "^source ldap:auto.home" "$TMP/out"
@@ -63,7 +87,7 @@ AUTOFS_AGENT_CONF=$TMP/other.conf agent test auto.home bob
 t_eq "another configuration does not use the snapshot" "4" "$RC"
 
 # --- never trusted -----------------------------------------------------------
-snap=$(ls "$MC"/*.map)
+snap=$home_snap
 cp "$snap" "$TMP/good.map"
 # a byte of bob's entry
 printf 'N' | dd of="$snap" bs=1 seek="$(grep -abo 'nosuid' "$snap" | head -1 | cut -d: -f1)" \

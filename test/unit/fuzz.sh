@@ -19,15 +19,16 @@ for f in $core; do srcs="$srcs $srcdir/agent/$f"; done
 fail=0
 # the trust target runs the agent's own path from a source's answer on
 trust_srcs=
-for f in resolve.c trust.c rqvars.c source.c module.c stage.c mapenv.c; do
+for f in resolve.c trust.c rqvars.c source.c module.c stage.c mapenv.c mapcache.c mapcache_id.c rundir.c; do
 	trust_srcs="$trust_srcs $srcdir/agent/$f"
 done
-for t in 1:sun 2:master 3:conf 4:lookup 5:hosts 6:index 7:trust; do
+for t in 1:sun 2:master 3:conf 4:lookup 5:hosts 6:index 7:trust 8:mapcache; do
 	n=${t%%:*}
 	name=${t#*:}
 	bin=$out/fuzz_$name
 	extra=
 	[ "$name" = trust ] && extra="$trust_srcs -ldl"
+	[ "$name" = mapcache ] && extra="$srcdir/agent/mapcache.c $srcdir/agent/mapcache_id.c $srcdir/agent/rundir.c"
 	if ! "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-D_GNU_SOURCE -DFUZZ_TARGET=$n -DSYSCONFDIR='"/etc"' -DMODULEDIR='"/nonexistent"' \
 		-I"$srcdir/agent" -I"$srcdir/kernel/include/uapi" \
@@ -52,6 +53,9 @@ for t in 1:sun 2:master 3:conf 4:lookup 5:hosts 6:index 7:trust; do
 		{ printf '\0\0\0\0\0\0'; cat "$f"; } > "$corpus/seed_$(basename "$f")"
 		{ printf '\0\0\0\0\0\1\x70\0\0\0\x55'; cat "$f"; } > "$corpus/seed_patched_$(basename "$f")"
 		done ;;
+	mapcache) printf '\0\0\0\0\0\0alice\t-rw server:/home/alice\nbob\t-ro s:/b\nbob\tagain\nodd\n*\t-rw s:/&\n' \
+			> "$corpus/seed_keys"
+		printf '\0\0\0\0\0\2\xb0\0\0\0\x55\x20\1\0\0\x01a\tb\nc\td\n' > "$corpus/seed_patched";;
 	trust) # flags (0-3: file, NIS, program, hosts answered; 4: through +ldap:), key,
 		# master options, entry
 		printf '\003fs1\n\n-fstype=nfs,suid / fs1:/x /y :/etc /z -fstype=nfs 127.0.0.1:/\n' > "$corpus/seed_hosts"

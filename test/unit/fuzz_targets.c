@@ -6,7 +6,8 @@
  * configuration parser, the -hosts entry builder (maps/hosts_entry.c)
  * with am_sun_quote, checked to read back exactly what the server said, or
  * the file map index (maps/file_index.c) built for a map and then damaged,
- * whose answers must be the scan's or a detected damage.
+ * whose answers must be the scan's or a detected damage, or the cache of
+ * LDAP maps (agent/mapcache.c), likewise built, damaged and asked.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -537,6 +538,168 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 out_rs:
 	am_resolved_free(&rs);
 out:
+	free(text);
+	return 0;
+}
+#elif FUZZ_TARGET == 8
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "am_agent.h"
+#include "am_mapcache.h"
+
+#define FUZZ_MC_KEYS	32
+
+static struct am_ctx mc_ctx;
+static char mc_dir[64];
+
+/* A cache directory of our own under a fresh mkdtemp, once. */
+static int mc_setup(void)
+{
+	char conf[160];
+
+	if (mc_dir[0])
+		return 0;
+	strcpy(mc_dir, "/tmp/fuzz-mapcache-XXXXXX");
+	if (!mkdtemp(mc_dir))
+		return -1;
+	snprintf(conf, sizeof(conf), "[general]\nmap_cache_dir = %s/c\n", mc_dir);
+	am_conf_defaults(&mc_ctx.ac_conf);
+	return am_conf_parse(&mc_ctx.ac_conf, "fuzz", conf);
+}
+
+/* The one snapshot's path into PATH.  Returns: 0, -1 (none). */
+static int mc_file(char *path, size_t len)
+{
+	char dir[96];
+	struct dirent *d;
+	DIR *dp;
+	int ret = -1;
+
+	snprintf(dir, sizeof(dir), "%s/c", mc_dir);
+	dp = opendir(dir);
+	while (dp && (d = readdir(dp)))
+		if (d->d_name[0] != '.') {
+			snprintf(path, len, "%s/%s", dir, d->d_name);
+			ret = 0;
+		}
+	if (dp)
+		closedir(dp);
+	return ret;
+}
+
+struct mc_want {
+	char *key, *entry;		/* entry NULL: ask the source */
+	int times;
+};
+
+/* "key\tentry" lines (no tab: the source must be asked), the first FUZZ_MC_KEYS keys. */
+static size_t mc_parse(char *text, struct mc_want *w)
+{
+	char *line, *tab, *save = NULL;
+	size_t n = 0, i;
+
+	for (line = strtok_r(text, "\n", &save); line && n < FUZZ_MC_KEYS;
+	     line = strtok_r(NULL, "\n", &save)) {
+		tab = strchr(line, '\t');
+		if (tab)
+			*tab++ = '\0';
+		if (!*line)
+			continue;
+		for (i = 0; i < n && strcmp(w[i].key, line); i++)
+			;
+		if (i == n)
+			w[n++] = (struct mc_want){ line, tab, 0 };
+		w[i].times++;
+	}
+	return n;
+}
+
+/* Each key as often as the lines gave it, as a module would. */
+static void mc_build(const struct mc_want *w, size_t n)
+{
+	struct am_mapcache *mc;
+	size_t i;
+	int t;
+
+	if (am_mapcache_open(&mc_ctx, "ldap", "auto.fuzz", 0, NULL, &mc))
+		abort();
+	if (!am_mapcache_stale(mc))
+		abort();
+	for (i = 0; i < n; i++)
+		for (t = 0; t < w[i].times; t++)
+			am_mapcache_add(w[i].key, w[i].entry, mc);
+	if (am_mapcache_commit(mc))
+		abort();
+	am_mapcache_close(mc);
+}
+
+/* Intact: exactly the answers given; damaged: those or "ask the source". */
+static void mc_check(const struct mc_want *w, size_t n, bool intact)
+{
+	struct am_mapcache *mc;
+	char *entry;
+	size_t i;
+	int r, want;
+
+	if (am_mapcache_open(&mc_ctx, "ldap", "auto.fuzz", 0, NULL, &mc))
+		abort();
+	for (i = 0; i <= n; i++) {
+		entry = NULL;
+		r = am_mapcache_find(mc, i < n ? w[i].key : "\x01missing", &entry);
+		want = i == n ? -ENOENT : (w[i].times > 1 || !w[i].entry) ? 1 : 0;
+		if (r != want && (intact || r != 1))
+			abort();
+		if (r == 0 && strcmp(entry, w[i].entry))
+			abort();
+		free(entry);
+	}
+	am_mapcache_close(mc);
+}
+
+/*
+ * Input: a flags byte (bit 0: truncate the snapshot to the next 4 bytes'
+ * length), a patch count, that many 5-byte patches (offset, byte), then
+ * "key\tentry" lines made into a snapshot, which the patches damage.
+ */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct mc_want w[FUZZ_MC_KEYS];
+	uint32_t cut, pos, i, npatch;
+	char *text, path[160];
+	size_t n;
+	int fd;
+
+	if (size < 6 || mc_setup())
+		return 0;
+	memcpy(&cut, data + 1, 4);
+	npatch = data[5] % 16;
+	if (size < 6 + 5 * (size_t)npatch)
+		return 0;
+	text = fuzz_text(data + 6 + 5 * npatch, size - 6 - 5 * npatch);
+	if (!text)
+		return 0;
+	if (!mc_file(path, sizeof(path)))
+		unlink(path);
+	n = mc_parse(text, w);
+	mc_build(w, n);
+	if (mc_file(path, sizeof(path)))
+		abort();
+	mc_check(w, n, true);
+	fd = open(path, O_WRONLY);
+	for (i = 0; fd >= 0 && i < npatch; i++) {
+		memcpy(&pos, data + 6 + 5 * i, 4);
+		if (pwrite(fd, data + 10 + 5 * i, 1, pos % 65536) != 1)
+			break;
+	}
+	if (fd >= 0 && (data[0] & 1) && ftruncate(fd, cut % 65536))
+		abort();
+	if (fd >= 0)
+		close(fd);
+	mc_check(w, n, false);
 	free(text);
 	return 0;
 }
