@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The cache of directory maps (maps/README.md, "Cache of directory maps"):
- * a snapshot of one map of one source (LDAP), every key with
+ * a snapshot of one map of one source (LDAP, NIS), every key with
  * the entry a lookup of it gives, kept under [general] map_cache_dir and
  * used for cache_ttl seconds; a key it does not hold is missing for
  * negative_timeout seconds.  A lookup it answers loads no module and asks
@@ -58,7 +58,7 @@ void am_mapcache_unlistable(struct am_mapcache *mc);
 /* Returns: 0, -errno (logged). */
 int am_mapcache_commit(struct am_mapcache *mc);
 
-/* Returns: true for the sources whose maps are cached (ldap). */
+/* Returns: true for the sources whose maps are cached (ldap, nis). */
 bool am_mapcache_kind(const char *type);
 
 /*

@@ -18,7 +18,7 @@
 #include "am_util.h"
 
 /* the sources whose modules give a snapshot (am_map_ops) */
-static const char *const mc_kinds[] = { "ldap", NULL };
+static const char *const mc_kinds[] = { "ldap", "nis", NULL };
 
 bool am_mapcache_kind(const char *type)
 {

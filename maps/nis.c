@@ -290,7 +290,34 @@ struct nis_enum {
 	void *ne_arg;
 	int ne_stop;
 	int ne_err;
+	bool ne_snapshot;		/* every key yp_match finds (->snapshot) */
 };
+
+/*
+ * For the agent's cache: KEY as yp_match() matches it, the strlen() of a
+ * key asked, so a key holding a NUL byte is never found and not given;
+ * the value as nis_map_lookup() gives it.  makedbm's keys are found too.
+ */
+static int nis_snap_one(struct nis_enum *ne, const char *key, int klen, const char *val,
+			int vlen)
+{
+	char *k, *v;
+
+	if (klen <= 0 || memchr(key, '\0', (size_t)klen))
+		return 0;
+	k = strndup(key, (size_t)klen);
+	v = strndup(val, (size_t)vlen);
+	if (!k || !v) {
+		ne->ne_err = YPERR_RESRC;
+		free(k);
+		free(v);
+		return 1;
+	}
+	ne->ne_stop = ne->ne_fn(k, v, ne->ne_arg);
+	free(k);
+	free(v);
+	return ne->ne_stop != 0;
+}
 
 static int nis_enum_one(int status, char *key, int klen, char *val, int vlen,
 			char *data)
@@ -302,6 +329,8 @@ static int nis_enum_one(int status, char *key, int klen, char *val, int vlen,
 		ne->ne_err = status == YP_NOMORE ? 0 : ypprot_err(status);
 		return 1;
 	}
+	if (ne->ne_snapshot)
+		return nis_snap_one(ne, key, klen, val, vlen);
 	/* some makedbm maps keep the trailing NUL of keys and values */
 	while (klen > 0 && key[klen - 1] == '\0')
 		klen--;
@@ -324,21 +353,35 @@ static int nis_enum_one(int status, char *key, int klen, char *val, int vlen,
 	return ne->ne_stop != 0;
 }
 
-static int nis_map_enumerate(struct am_map *map, am_key_fn fn, void *arg)
+/* Every record of the map to NE's function (yp_all). */
+static int nis_all(struct am_map *map, struct nis_enum *ne)
 {
-	struct nis_enum ne = { .ne_fn = fn, .ne_arg = arg };
 	struct ypall_callback cb = {
 		.foreach = nis_enum_one,
-		.data = (char *)&ne,
+		.data = (char *)ne,
 	};
 	int err;
 
 	err = yp_all(map->m_domain, map->m_name, &cb);
 	if (!err)
-		err = ne.ne_err;
+		err = ne->ne_err;
 	if (err)
 		return nis_error(map, err, "list");
-	return ne.ne_stop;
+	return ne->ne_stop;
+}
+
+static int nis_map_enumerate(struct am_map *map, am_key_fn fn, void *arg)
+{
+	struct nis_enum ne = { .ne_fn = fn, .ne_arg = arg };
+
+	return nis_all(map, &ne);
+}
+
+static int nis_map_snapshot(struct am_map *map, am_key_fn fn, void *arg)
+{
+	struct nis_enum ne = { .ne_fn = fn, .ne_arg = arg, .ne_snapshot = true };
+
+	return nis_all(map, &ne);
 }
 
 AM_MAP_MODULE(nis) = {
@@ -349,4 +392,5 @@ AM_MAP_MODULE(nis) = {
 	.lookup = nis_map_lookup,
 	.enumerate = nis_map_enumerate,
 	.close = nis_map_close,
+	.snapshot = nis_map_snapshot,
 };

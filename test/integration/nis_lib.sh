@@ -70,7 +70,8 @@ wait_for() {
 }
 
 # nis_agent_conf [KEY=VALUE...] -- [nis] settings in $TMP/agent.conf; the
-# agent reads maps from $NIS_SOURCES (default nis), file maps in $TMP/maps.
+# agent reads maps from $NIS_SOURCES (default nis), file maps in $TMP/maps,
+# and keeps its cache of NIS maps in $TMP/mapcache (NIS_MAP_CACHE=none: none).
 nis_agent_conf() {
 	local kv
 	mkdir -p "$TMP/maps"
@@ -78,6 +79,7 @@ nis_agent_conf() {
 		echo "[general]"
 		echo "sources = ${NIS_SOURCES:-nis}"
 		echo "map_dir = $TMP/maps"
+		echo "map_cache_dir = ${NIS_MAP_CACHE:-$TMP/mapcache}"
 		echo "log_stderr = yes"
 		echo "[nis]"
 		echo "timeout = 2"

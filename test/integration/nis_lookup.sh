@@ -59,7 +59,30 @@ kill -CONT "$YPSERV_PID"
 t_eq "NIS silent: the next source (files) answers" "0 entry -rw fileserver:/home/alice" "$RC $(grep '^entry' "$TMP/out")"
 t_grep "... after NIS said why it was skipped" "did not answer within" "$TMP/err"
 
+# the cache of NIS maps: what the server said, then without it
+keys="alice bob zed huge odd key00042"
+for m in auto.home auto.big; do
+	for k in $keys; do
+		NIS_MAP_CACHE=none nis_agent_conf
+		agent test $m "$k"; echo "$m $k rc=$RC"; cat "$TMP/out"
+	done
+done > "$TMP/nis-live.txt"
 nis_agent_conf
+for pass in first cached; do
+	for m in auto.home auto.big; do
+		for k in $keys; do agent test $m "$k"; echo "$m $k rc=$RC"; cat "$TMP/out"; done
+	done > "$TMP/nis-$pass.txt"
+done
+t_eq "the cache of NIS maps answers as the server, making it and from it" "" \
+	"$(diff "$TMP/nis-live.txt" "$TMP/nis-first.txt"; diff "$TMP/nis-live.txt" "$TMP/nis-cached.txt")"
+kill -STOP "$YPSERV_PID"
+t0=$(now_ms)
+agent test auto.home bob
+t1=$(now_ms)
+kill -CONT "$YPSERV_PID"
+t_eq "NIS silent: a key of a map read before comes from its snapshot" "0" "$RC"
+t_eq "... at once, not after the [nis] timeout" "yes" "$([ $((t1 - t0)) -lt 1500 ] && echo yes)"
+NIS_MAP_CACHE=none nis_agent_conf
 kill -STOP "$YPSERV_PID"
 t0=$(now_ms)
 probe nis auto.home lookup alice
