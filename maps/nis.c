@@ -294,63 +294,46 @@ struct nis_enum {
 };
 
 /*
- * For the agent's cache: KEY as yp_match() matches it, the strlen() of a
- * key asked, so a key holding a NUL byte is never found and not given;
- * the value as nis_map_lookup() gives it.  makedbm's keys are found too.
+ * KEY and VAL (KLEN and VLEN bytes) to NE's function, but makedbm's
+ * bookkeeping keys when not ALL.  Returns: non-zero to stop yp_all.
  */
-static int nis_snap_one(struct nis_enum *ne, const char *key, int klen, const char *val,
-			int vlen)
+static int nis_give(struct nis_enum *ne, const char *key, int klen, const char *val,
+		    int vlen, bool all)
 {
-	char *k, *v;
+	char *k = strndup(key, (size_t)klen), *v = strndup(val, (size_t)vlen);
 
-	if (klen <= 0 || memchr(key, '\0', (size_t)klen))
-		return 0;
-	k = strndup(key, (size_t)klen);
-	v = strndup(val, (size_t)vlen);
-	if (!k || !v) {
+	if (!k || !v)
 		ne->ne_err = YPERR_RESRC;
-		free(k);
-		free(v);
-		return 1;
-	}
-	ne->ne_stop = ne->ne_fn(k, v, ne->ne_arg);
+	else if (all || strncmp(k, "YP_", 3))
+		ne->ne_stop = ne->ne_fn(k, v, ne->ne_arg);
 	free(k);
 	free(v);
-	return ne->ne_stop != 0;
+	return ne->ne_err || ne->ne_stop;
 }
 
 static int nis_enum_one(int status, char *key, int klen, char *val, int vlen,
 			char *data)
 {
 	struct nis_enum *ne = (struct nis_enum *)data;
-	char *k, *v;
 
 	if (status != YP_TRUE) {
 		ne->ne_err = status == YP_NOMORE ? 0 : ypprot_err(status);
 		return 1;
 	}
+	/*
+	 * For the agent's cache: every key as yp_match() finds it, by the
+	 * strlen() of the key asked, so one holding a NUL byte never is; the
+	 * value as nis_map_lookup() gives it; makedbm's keys too.
+	 */
 	if (ne->ne_snapshot)
-		return nis_snap_one(ne, key, klen, val, vlen);
+		return klen > 0 && !memchr(key, '\0', (size_t)klen) &&
+		       nis_give(ne, key, klen, val, vlen, true);
 	/* some makedbm maps keep the trailing NUL of keys and values */
 	while (klen > 0 && key[klen - 1] == '\0')
 		klen--;
 	while (vlen > 0 && val[vlen - 1] == '\0')
 		vlen--;
-	if (klen == 0)
-		return 0;
-	k = strndup(key, (size_t)klen);
-	v = strndup(val, (size_t)vlen);
-	if (!k || !v) {
-		ne->ne_err = YPERR_RESRC;
-		free(k);
-		free(v);
-		return 1;
-	}
-	if (strncmp(k, "YP_", 3))	/* makedbm's bookkeeping keys */
-		ne->ne_stop = ne->ne_fn(k, v, ne->ne_arg);
-	free(k);
-	free(v);
-	return ne->ne_stop != 0;
+	return klen > 0 && nis_give(ne, key, klen, val, vlen, false);
 }
 
 /* Every record of the map to NE's function (yp_all). */

@@ -588,6 +588,17 @@ ldap_test() {
 	t_ok ldap-local-path-says-why logged "key root: malformed entry: offset /: a bind mount from a source outside"
 	t_eq ldap-local-path-nothing-mounted "" "$(mnt_fstype /mnt/ldap/root)"
 	umount /mnt/ldap/carol 2>/dev/null
+	# The map's cache (maps/README.md): made by the agent in its own mount
+	# namespace, before it joins the requester's; a requester with a
+	# directory of its own at that path gets nothing written there.
+	t_eq ldap-cache-made 1 "$(ls /run/autofsng/maps/ | grep -c '\.map$')"
+	rm -f /run/autofsng/maps/*.map
+	mkdir -p /run/plant
+	unshare -m --propagation slave sh -c 'mount -t tmpfs plant /run/autofsng/maps &&
+		ls /mnt/ldap/carol && ls -A /run/autofsng/maps > /run/plant/ls' >/dev/null 2>&1
+	t_eq ldap-cache-requester-ns-untouched "" "$(cat /run/plant/ls 2>&1)"
+	t_eq ldap-cache-agent-ns-written 1 "$(ls /run/autofsng/maps/ | grep -c '\.map$')"
+	umount /mnt/ldap/carol 2>/dev/null
 	# StartTLS that fails (this slapd has no TLS) ends the lookup: the
 	# auth file asks for TLS and the agent does not go on in the clear
 	printf '<?xml version="1.0" ?>\n<autofs_ldap_sasl_conf usetls="yes" tlsrequired="no" authrequired="no"/>\n' \
