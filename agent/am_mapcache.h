@@ -23,6 +23,8 @@
 #define AM_MAPCACHE_DIR		"/run/autofsng/maps"
 #define AM_MAPCACHE_MAX_KEYS	(1U << 20)	/* a larger map is not cached */
 #define AM_MAPCACHE_MAX_BYTES	(64U << 20)
+/* a listing that takes longer is cut: its map is left to the source */
+#define AM_MAPCACHE_LIST_MS	5000
 
 struct am_ctx;
 struct am_mapcache;
@@ -53,6 +55,13 @@ bool am_mapcache_stale(const struct am_mapcache *mc);
  * Returns: 0, non-zero to stop a listing that outgrew the bounds.
  */
 int am_mapcache_add(const char *key, const char *entry, void *mc);
+/*
+ * Become the one lookup that lists the map (a lock held until close).
+ * Returns: 0, 1 (a snapshot made meanwhile is current: find in it),
+ * -EBUSY (another lookup is listing it), -errno.
+ */
+int am_mapcache_lock(struct am_mapcache *mc);
+
 /* The map could not be listed whole: its lookups ask the source until cache_ttl. */
 void am_mapcache_unlistable(struct am_mapcache *mc);
 /* Returns: 0, -errno (logged). */

@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -77,6 +79,9 @@ struct am_mapcache {
 	struct mc_slot mc_win[MC_WINDOW];
 	uint32_t mc_winpos, mc_winlen;
 	/* the one being built */
+	int mc_lockfd;			/* held while this process lists the map */
+	uint64_t mc_build_seed;		/* keys the table below */
+	long long mc_build_start;	/* ms, for AM_MAPCACHE_LIST_MS */
 	struct mc_rec *mc_recs;
 	uint32_t *mc_table;		/* record number + 1, 0 empty */
 	size_t mc_nrecs, mc_cap, mc_tabsize;
@@ -194,9 +199,9 @@ static int mc_take(struct am_mapcache *mc, int fd)
 
 	if (fstat(fd, &st))
 		return -errno;
-	/* written by this user alone, for this user alone */
+	/* written by this user alone, for this user alone: else ignored */
 	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))
-		return -EBADMSG;
+		return -EPERM;
 	err = mc_pread(fd, h, sizeof(*h), 0);
 	if (!err && !mc_head_ok(h, &st))
 		err = -EBADMSG;
@@ -232,6 +237,9 @@ static void mc_load(struct am_mapcache *mc)
 	err = mc_take(mc, fd);
 	if (err == -EBADMSG)
 		am_log(LOG_WARNING, "map cache %s is damaged, made again", mc->mc_name);
+	else if (err == -EPERM)
+		am_log(LOG_WARNING, "map cache %s is not the agent's own file of mode 0600, ignored",
+		       mc->mc_name);
 	if (err)
 		close(fd);
 }
@@ -394,15 +402,30 @@ static int mc_build_stop(struct am_mapcache *mc)
 	return 1;
 }
 
+/* The listing has taken longer than AM_MAPCACHE_LIST_MS (asked every 256 keys). */
+static bool mc_build_late(struct am_mapcache *mc)
+{
+	if (!mc->mc_build_start) {
+		mc->mc_build_start = am_now_ms();
+		if (getrandom(&mc->mc_build_seed, sizeof(mc->mc_build_seed), GRND_NONBLOCK) !=
+		    sizeof(mc->mc_build_seed))
+			mc->mc_build_seed = am_hash_mix((uint64_t)mc->mc_build_start ^
+							(uint64_t)getpid());
+	}
+	return !(mc->mc_nrecs & 255) && am_now_ms() - mc->mc_build_start > AM_MAPCACHE_LIST_MS;
+}
+
 int am_mapcache_add(const char *key, const char *entry, void *arg)
 {
 	struct am_mapcache *mc = arg;
-	uint64_t hash = am_hash64(0, key, strlen(key));
 	struct mc_rec *r;
+	uint64_t hash;
 	size_t nr;
 
-	if (mc->mc_too_big || mc->mc_oom)
-		return 1;
+	if (mc->mc_too_big || mc->mc_oom || mc_build_late(mc))
+		return mc_build_stop(mc);
+	/* seeded: a server cannot choose keys that collide in this table */
+	hash = am_hash64(mc->mc_build_seed, key, strlen(key));
 	if (mc->mc_nrecs == mc->mc_cap && mc_grow(mc)) {
 		mc->mc_oom = true;
 		return 1;
@@ -429,6 +452,22 @@ int am_mapcache_add(const char *key, const char *entry, void *arg)
 	}
 	mc->mc_table[nr] = (uint32_t)++mc->mc_nrecs;
 	return 0;
+}
+
+int am_mapcache_lock(struct am_mapcache *mc)
+{
+	char name[40];
+
+	snprintf(name, sizeof(name), "%.20s.lock", mc->mc_name);
+	mc->mc_lockfd = openat(mc->mc_dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+			       0600);
+	if (mc->mc_lockfd < 0)
+		return -errno;
+	if (flock(mc->mc_lockfd, LOCK_EX | LOCK_NB))
+		return errno == EWOULDBLOCK ? -EBUSY : -errno;
+	/* the one that held it may have written a snapshot meanwhile */
+	mc_load(mc);
+	return am_mapcache_stale(mc) ? 0 : 1;
 }
 
 void am_mapcache_unlistable(struct am_mapcache *mc)
@@ -509,6 +548,48 @@ static void mc_seal_slots(const struct mc_head *h, struct mc_slot *slots, const 
 	}
 }
 
+/* Whether NAME in the cache directory is a snapshot, a private file or a lock. */
+static bool mc_ours(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 4 && !strcmp(name + n - 4, ".map")) ||
+	       (n > 4 && !strcmp(name + n - 4, ".tmp")) ||
+	       (n > 5 && !strcmp(name + n - 5, ".lock"));
+}
+
+/*
+ * Snapshots of other identities are not kept forever: whatever of ours in
+ * the directory is older than cache_ttl (a private file left by a killed
+ * agent, a lock) is removed when a snapshot is written.  At most
+ * MC_PRUNE entries are looked at.
+ */
+#define MC_PRUNE	4096
+
+static void mc_prune(const struct am_mapcache *mc)
+{
+	time_t old = time(NULL) - (time_t)mc->mc_ttl;
+	struct dirent *d;
+	struct stat st;
+	unsigned int n = 0;
+	DIR *dp;
+	int fd;
+
+	fd = openat(mc->mc_dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	dp = fd < 0 ? NULL : fdopendir(fd);
+	if (!dp) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((d = readdir(dp)) && n++ < MC_PRUNE)
+		if (mc_ours(d->d_name) && strncmp(d->d_name, mc->mc_name, 16) &&
+		    !fstatat(mc->mc_dirfd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
+		    st.st_mtime < old)
+			unlinkat(mc->mc_dirfd, d->d_name, 0);
+	closedir(dp);
+}
+
 struct mc_out {
 	struct mc_head mo_head;
 	const struct am_buf *mo_id;
@@ -587,6 +668,7 @@ int am_mapcache_commit(struct am_mapcache *mc)
 		       strerror(-err));
 		return err;
 	}
+	mc_prune(mc);
 	mc_load(mc);
 	return 0;
 }
@@ -623,6 +705,7 @@ int am_mapcache_open(struct am_ctx *ctx, const char *type, const char *name,
 	if (!mc)
 		return -ENOMEM;
 	mc->mc_fd = -1;
+	mc->mc_lockfd = -1;
 	mc->mc_ttl = ctx->ac_conf.cf_cache_ttl;
 	mc->mc_negative = ctx->ac_conf.cf_negative_timeout;
 	err = am_mapcache_id(ctx, type, name, argc, argv, &mc->mc_id);
@@ -646,6 +729,8 @@ void am_mapcache_close(struct am_mapcache *mc)
 		return;
 	mc_drop(mc);
 	mc_build_free(mc);
+	if (mc->mc_lockfd >= 0)
+		close(mc->mc_lockfd);
 	close(mc->mc_dirfd);
 	free(mc->mc_id.ab_s);
 	free(mc);

@@ -54,8 +54,9 @@ static void id_file(struct am_buf *id, const char *path)
 }
 
 /*
- * libldap reads ldap.conf (or $LDAPCONF), $HOME's ldaprc and .ldaprc, and
- * ./ldaprc, and takes LDAP* variables; the module, its credentials file.
+ * libldap reads ldap.conf (or $LDAPCONF), $HOME's ldaprc and .ldaprc (or
+ * $LDAPRC), and ./ldaprc, and takes LDAP* variables; the module, its
+ * credentials file.
  */
 static void id_ldap(const struct am_ctx *ctx, struct am_buf *id)
 {
@@ -63,7 +64,13 @@ static void id_ldap(const struct am_ctx *ctx, struct am_buf *id)
 	char path[4096];
 	char **e;
 
-	id_file(id, getenv("LDAPCONF") ? getenv("LDAPCONF") : "/etc/ldap/ldap.conf");
+	if (getenv("LDAPCONF"))
+		id_file(id, getenv("LDAPCONF"));
+	/* Debian's, and that of Red Hat and SUSE */
+	id_file(id, "/etc/ldap/ldap.conf");
+	id_file(id, "/etc/openldap/ldap.conf");
+	if (getenv("LDAPRC"))
+		id_file(id, getenv("LDAPRC"));
 	if (home) {
 		snprintf(path, sizeof(path), "%s/ldaprc", home);
 		id_file(id, path);

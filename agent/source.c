@@ -335,37 +335,56 @@ static int source_live(struct am_chain *ch, struct am_source *s, const char *key
 }
 
 /*
- * A new snapshot of S's map into MC, then KEY in it.  A listing the source
- * could not finish (a time limit, a connection lost) leaves the lookup to
- * the source, and when that answers, the map to it until cache_ttl: a map
- * too slow to list is not listed again on every lookup.
- * Returns: as source_live().
+ * List S's map into MC and write it, or, when the map cannot be kept
+ * (includes, over the bounds, cut short), write that it is the source's.
+ * Returns: 0, -EAGAIN (the listing could not finish; nothing written),
+ * -ENOMEM, -errno (not written).
  */
-static int source_snapshot(struct am_chain *ch, struct am_source *s,
-			   struct am_mapcache *mc, const char *key, char **entry)
+static int source_list(struct am_chain *ch, struct am_source *s, struct am_mapcache *mc)
 {
 	size_t asked = ch->ch_ctx->ac_includes_asked;
 	int err;
 
-	err = source_open(ch, s);
-	if (err || !AM_OPS_HAS(s->so_ops, snapshot))
-		return source_live(ch, s, key, entry);
 	err = s->so_ops->snapshot(s->so_map, am_mapcache_add, mc);
 	if (err == -ENOMEM)
 		return err;
 	/* an include's entries keep their own source: such a map is not kept */
 	if (err || ch->ch_ctx->ac_includes_asked != asked)
 		am_mapcache_unlistable(mc);
+	return err == -EAGAIN ? err : am_mapcache_commit(mc);
+}
+
+/*
+ * A new snapshot of S's map into MC, then KEY in it.  One lookup lists a
+ * map at a time; the others ask the source meanwhile.  A listing the
+ * source could not finish (a time limit, a connection lost) leaves the
+ * lookup to the source, and when that answers, the map to it until
+ * cache_ttl: a map too slow to list is not listed on every lookup.
+ * Returns: as source_live().
+ */
+static int source_snapshot(struct am_chain *ch, struct am_source *s,
+			   struct am_mapcache *mc, const char *key, char **entry)
+{
+	int err;
+
+	err = source_open(ch, s);
+	if (err || !AM_OPS_HAS(s->so_ops, snapshot))
+		return source_live(ch, s, key, entry);
+	err = am_mapcache_lock(mc);
+	if (!err)
+		err = source_list(ch, s, mc);
 	if (err == -EAGAIN) {
 		err = source_live(ch, s, key, entry);
 		if (err != -EAGAIN)
 			am_mapcache_commit(mc);
 		return err;
 	}
-	if (am_mapcache_commit(mc))
-		return source_live(ch, s, key, entry);
-	err = am_mapcache_find(mc, key, entry);
-	return err == 1 ? source_live(ch, s, key, entry) : err;
+	/* 1: made meanwhile by the lookup that held the lock */
+	if (err == 0 || err == 1)
+		err = am_mapcache_find(mc, key, entry);
+	if (err == 0 || err == -ENOENT || err == -ENOMEM)
+		return err;
+	return source_live(ch, s, key, entry);
 }
 
 /*
@@ -378,8 +397,12 @@ static int source_ask(struct am_chain *ch, struct am_source *s, const char *key,
 	struct am_mapcache *mc;
 	int err;
 
-	if (am_mapcache_open(ch->ch_ctx, s->so_type, s->so_name, ch->ch_argc,
-			     ch->ch_argv, &mc))
+	/*
+	 * A source that could not answer for the key (down, its entry
+	 * refused) answers the wildcard for it as it would with no cache.
+	 */
+	if (s->so_unavailable || am_mapcache_open(ch->ch_ctx, s->so_type, s->so_name,
+						  ch->ch_argc, ch->ch_argv, &mc))
 		return source_live(ch, s, key, entry);
 	err = am_mapcache_find(mc, key, entry);
 	if (err == 1 && am_mapcache_stale(mc))
@@ -413,14 +436,6 @@ static enum am_nss_status source_lookup(struct am_chain *ch, struct am_source *s
 				  !strcmp(s->so_type, "hosts"))) {
 		*err = -ENOENT;
 		return AM_NSS_NOTFOUND;
-	}
-	/*
-	 * A source that could not say whether it has the key cannot give its
-	 * wildcard for it either (its cache would, the server being down).
-	 */
-	if (!strcmp(key, "*") && s->so_unavailable) {
-		*err = -EAGAIN;
-		return AM_NSS_UNAVAIL;
 	}
 	if (include_push(ch->ch_ctx, s->so_desc))
 		return AM_NSS_SKIPPED;

@@ -65,6 +65,8 @@ struct am_map {
 	const char *m_fixed[5];		/* attribute names from the config */
 	bool m_schema_known;
 	int m_timeout;
+	/* a snapshot: an entry refused is asked, and said, by its own lookup */
+	bool m_quiet;
 };
 
 static const char *conf(struct am_map *map, const char *key)
@@ -581,6 +583,8 @@ static int value_fits(struct am_map *map, LDAPMessage *e, const char *attr,
 
 	if (len <= max)
 		return 0;
+	if (map->m_quiet)
+		return -EFBIG;
 	dn = ldap_get_dn(map->m_conn.lc_ld, e);
 	ldap_log(map->m_host, LOG_ERR,
 		 "%s: %s: %s of %zu bytes is longer than %zu ([ldap] max_value_size), entry refused",
@@ -596,6 +600,10 @@ static int entry_value(struct am_map *map, LDAPMessage *e, char **entry)
 	int ret;
 
 	vals = ldap_get_values_len(map->m_conn.lc_ld, e, attr);
+	if ((!vals || !vals[0]) && map->m_quiet) {
+		ldap_value_free_len(vals);
+		return -ENOENT;
+	}
 	if (!vals || !vals[0]) {
 		char *dn = ldap_get_dn(map->m_conn.lc_ld, e);
 
@@ -878,8 +886,12 @@ static int ldap_map_snapshot(struct am_map *map, am_key_fn fn, void *arg)
 	struct enum_state st = {
 		.es_map = map, .es_fn = fn, .es_arg = arg, .es_snapshot = true,
 	};
+	int ret;
 
-	return enum_all(map, &st);
+	map->m_quiet = true;
+	ret = enum_all(map, &st);
+	map->m_quiet = false;
+	return ret;
 }
 
 AM_MAP_MODULE(ldap) = {

@@ -43,10 +43,11 @@ t_eq "the lookup that makes the snapshot answers as the server" "" \
 	"$(diff "$TMP/live.txt" "$TMP/first.txt")"
 t_eq "lookups from the snapshot answer as the server, byte for byte" "" \
 	"$(diff "$TMP/live.txt" "$TMP/cached.txt")"
-t_grep "... a value over max_value_size is still refused (asked of the server)" \
-	"^key=huge rc=4" "$TMP/cached.txt"
+t_eq "... a value over max_value_size: asked of the server, its wildcard as before" \
+	"key=huge rc=0 wildcard" \
+	"$(grep '^key=huge' "$TMP/cached.txt") $(grep -A2 '^key=huge' "$TMP/cached.txt" | grep -o wildcard)"
 t_eq "one snapshot file, the agent's own, mode 0600" "1 0 600" \
-	"$(ls "$MC" | wc -l) $(stat -c '%u %a' "$MC"/*.map)"
+	"$(ls "$MC" | grep -c '\.map$') $(stat -c '%u %a' "$MC"/*.map)"
 home_snap=$(ls "$MC"/*.map)
 t_eq "... in a directory of mode 0700" "700" "$(stat -c %a "$MC")"
 
@@ -108,6 +109,7 @@ cp "$TMP/good.map" "$snap"
 chown 1000 "$snap"
 agent test auto.home bob
 t_eq "a snapshot owned by another user is not used" "4" "$RC"
+t_grep "... and said so" "is not the agent's own file of mode 0600, ignored" "$TMP/err"
 chown 0 "$snap"
 chmod 0640 "$snap"
 agent test auto.home bob
@@ -127,8 +129,15 @@ rm -f "$MC"/*
 sed -i 's|^cache_ttl = .*|cache_ttl = 6|; s|^negative_timeout = .*|negative_timeout = 3|' \
 	"$TMP/agent.conf"
 agent test auto.secure carol >/dev/null	# auto.secure is closed to anonymous reads
+# what is left of other configurations goes once older than cache_ttl
+touch -d '-2 hours' "$MC/0123456789abcdef.map" "$MC/0123456789abcdef.map.99.tmp"
+touch "$MC/fedcba9876543210.map"
 agent test auto.home alice
 t_grep "a new snapshot after the files were removed" "export/home/alice" "$TMP/out"
+there() { [ -e "$MC/$1" ] && echo kept || echo gone; }
+t_eq "... and what was older than cache_ttl of others removed, the younger kept" \
+	"gone gone kept" \
+	"$(there 0123456789abcdef.map) $(there 0123456789abcdef.map.99.tmp) $(there fedcba9876543210.map)"
 made=$(date +%s)
 admin ldapmodify <<EOF
 dn: automountKey=alice,$home
