@@ -148,6 +148,10 @@ t_ok program-device-says-why logged "a local path or device from a source outsid
 
 # --- the device that has the label at the lookup, after expiry -------------------
 
+# the ext2 device is free again: its mounts by uuid and path have expired
+# (ext4 cannot open a block device ext2 holds), however long that took
+both_gone() { mnt_gone_within "$1" 20 && mnt_gone_within "$2" 20; }
+t_ok labelsuid-device-free both_gone $M/uuid $M/path
 t_eq labelsuid-cat "on ext2" "$(cat $M/labelsuid/hello 2>&1)"
 case ",$(opts $M/labelsuid)," in
 *,nosuid,*|*,nodev,*) t_fail labelsuid-as-said "options '$(opts $M/labelsuid)'" ;;
