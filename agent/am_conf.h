@@ -61,7 +61,7 @@ struct am_conf {
 	char *cf_map_dir;		/* where relative map names live: /etc */
 	char *cf_foreign_mount_points;	/* NULL: AM_FOREIGN_MOUNT_POINTS */
 	char *cf_module_dir;		/* NULL: AUTOFS_AGENT_MODULE_DIR or MODULEDIR */
-	char *cf_map_cache_dir;		/* NULL: AM_MAPCACHE_DIR; "none": no cache */
+	char *cf_map_cache_dir;		/* NULL or "none": no cache of directory maps */
 	unsigned int cf_mount_timeout;	/* s, bound on one mount attempt */
 	unsigned int cf_program_timeout; /* s, bound on one program map run */
 	unsigned int cf_umount_wait;	/* s, bound on one unmount of `autofs stop` */

@@ -2,7 +2,8 @@
 /*
  * The cache of directory maps (maps/README.md, "Cache of directory maps"):
  * a snapshot of one map of one source (LDAP, NIS), every key with
- * the entry a lookup of it gives, kept under [general] map_cache_dir and
+ * the entry a lookup of it gives, kept under [general] map_cache_dir (off
+ * when not set) and
  * used for cache_ttl seconds; a key it does not hold is missing for
  * negative_timeout seconds.  A lookup it answers loads no module and asks
  * no server.
@@ -20,7 +21,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define AM_MAPCACHE_DIR		"/run/autofsng/maps"
 #define AM_MAPCACHE_MAX_KEYS	(1U << 20)	/* a larger map is not cached */
 #define AM_MAPCACHE_MAX_BYTES	(64U << 20)
 /* a listing that takes longer is cut: its map is left to the source */

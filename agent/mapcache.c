@@ -678,12 +678,12 @@ int am_mapcache_commit(struct am_mapcache *mc)
 /* The directory, or -errno (logged when it is refused). */
 static int mc_dir(const struct am_ctx *ctx)
 {
-	const char *dir = ctx->ac_conf.cf_map_cache_dir ?
-		ctx->ac_conf.cf_map_cache_dir : AM_MAPCACHE_DIR;
+	const char *dir = ctx->ac_conf.cf_map_cache_dir;
 	char why[256];
 	int fd;
 
-	if (!strcmp(dir, "none"))
+	/* off unless configured (autofs-agent.conf(5), map_cache_dir) */
+	if (!dir || !strcmp(dir, "none"))
 		return -EPERM;
 	fd = am_rundir_open(dir, true, why, sizeof(why));
 	if (fd == -EPERM && !geteuid())

@@ -570,6 +570,7 @@ ldap_test() {
 		ldapsearch -x -H ldap://127.0.0.1:3389 -b "$suffix" -s base dn >/dev/null 2>&1 && break
 		sleep 0.2
 	done
+	sed -i 's|^\[general\]|[general]\nmap_cache_dir = /run/autofsng/maps|' /etc/autofs-agent.conf
 	cat >> /etc/autofs-agent.conf <<-CONF
 	[ldap]
 	uri = ldap://127.0.0.1:3389

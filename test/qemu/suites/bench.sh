@@ -129,6 +129,7 @@ split_at() {
 # section once slapd runs
 agent_conf() {
 	{ printf '[general]\ntimeout = 600\nnegative_timeout = 60\nmount_timeout = 30\n'
+	  printf 'map_cache_dir = /run/autofsng/maps\n'
 	  printf '%s\n' "$@"
 	  [ -n "${LDAP_URI:-}" ] && printf '[ldap]\nuri = %s\ntimeout = 5\nnetwork_timeout = 2\n' "$LDAP_URI"
 	} > /etc/autofs-agent.conf
