@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <string.h>
 #include <syslog.h>
 
@@ -113,6 +114,11 @@ int am_read_fd(int fd, size_t max, char **data, size_t *len);
 /* Write all of BUF[0..LEN) to FD, again after EINTR.  Returns: 0, -errno (-EIO: wrote nothing). */
 int am_write_full(int fd, const void *buf, size_t len);
 
+/*
+ * Read exactly LEN bytes at OFF of FD, again after EINTR.
+ * Returns: 0, -EBADMSG (fewer bytes: the file is shorter), -errno.
+ */
+int am_pread_full(int fd, void *buf, size_t len, off_t off);
 /* A 64-bit mixer (murmur3's finalizer). */
 uint64_t am_hash_mix(uint64_t h);
 /* FNV-1a of P[0..N) keyed by SEED, finished by am_hash_mix(). */

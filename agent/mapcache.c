@@ -145,15 +145,6 @@ static off_t mc_data_at(const struct mc_head *h)
 	return mc_slots_at(h) + (off_t)h->mh_nslots * (off_t)sizeof(struct mc_slot);
 }
 
-static int mc_pread(int fd, void *buf, size_t len, off_t off)
-{
-	ssize_t n = pread(fd, buf, len, off);
-
-	if (n < 0)
-		return -errno;
-	return (size_t)n == len ? 0 : -EBADMSG;
-}
-
 /* The header of FD (fstat ST) is whole, sized right and of this boot. */
 static bool mc_head_ok(const struct mc_head *h, const struct stat *st)
 {
@@ -182,7 +173,7 @@ static int mc_id_same(const struct am_mapcache *mc, int fd)
 	id = malloc(mc->mc_id.ab_len + 1);
 	if (!id)
 		return -ENOMEM;
-	err = mc_pread(fd, id, mc->mc_id.ab_len, sizeof(mc->mc_head));
+	err = am_pread_full(fd, id, mc->mc_id.ab_len, sizeof(mc->mc_head));
 	if (!err && memcmp(id, mc->mc_id.ab_s, mc->mc_id.ab_len))
 		err = -ESTALE;
 	free(id);
@@ -202,7 +193,7 @@ static int mc_take(struct am_mapcache *mc, int fd)
 	/* written by this user alone, for this user alone: else ignored */
 	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))
 		return -EPERM;
-	err = mc_pread(fd, h, sizeof(*h), 0);
+	err = am_pread_full(fd, h, sizeof(*h), 0);
 	if (!err && !mc_head_ok(h, &st))
 		err = -EBADMSG;
 	if (!err)
@@ -253,7 +244,7 @@ static int mc_slot_get(struct am_mapcache *mc, uint32_t nr, struct mc_slot *s)
 
 	if (nr < mc->mc_winpos || nr >= mc->mc_winpos + mc->mc_winlen) {
 		n = h->mh_nslots - nr < MC_WINDOW ? h->mh_nslots - nr : MC_WINDOW;
-		err = mc_pread(mc->mc_fd, mc->mc_win, n * sizeof(*s),
+		err = am_pread_full(mc->mc_fd, mc->mc_win, n * sizeof(*s),
 			       mc_slots_at(h) + (off_t)nr * (off_t)sizeof(*s));
 		mc->mc_winlen = err ? 0 : n;
 		mc->mc_winpos = nr;
@@ -276,7 +267,7 @@ static int mc_rec_read(struct am_mapcache *mc, const struct mc_slot *s, char **r
 	*rec = malloc(len);
 	if (!*rec)
 		return -ENOMEM;
-	err = mc_pread(mc->mc_fd, *rec, len, mc_data_at(h) + (off_t)s->ms_off);
+	err = am_pread_full(mc->mc_fd, *rec, len, mc_data_at(h) + (off_t)s->ms_off);
 	if (!err && (am_hash64(h->mh_seed, *rec, len) != s->ms_rec ||
 		     (*rec)[s->ms_klen] || (*rec)[len - 1] ||
 		     strlen(*rec) != s->ms_klen ||
@@ -682,9 +673,6 @@ static int mc_dir(const struct am_ctx *ctx)
 	char why[256];
 	int fd;
 
-	/* off unless configured (autofs-agent.conf(5), map_cache_dir) */
-	if (!dir || !strcmp(dir, "none"))
-		return -EPERM;
 	fd = am_rundir_open(dir, true, why, sizeof(why));
 	if (fd == -EPERM && !geteuid())
 		am_log(LOG_WARNING, "map cache directory %s not used: %s", dir, why);
@@ -699,7 +687,11 @@ int am_mapcache_open(struct am_ctx *ctx, const char *type, const char *name,
 	struct am_mapcache *mc;
 	int err;
 
-	if (mc_sealed || !ctx->ac_conf.cf_cache_ttl || !am_mapcache_kind(type))
+	const char *dir = ctx->ac_conf.cf_map_cache_dir;
+
+	/* off unless configured (autofs-agent.conf(5), map_cache_dir): no work */
+	if (mc_sealed || !dir || !strcmp(dir, "none") || !ctx->ac_conf.cf_cache_ttl ||
+	    !am_mapcache_kind(type))
 		return -EPERM;
 	mc = calloc(1, sizeof(*mc));
 	if (!mc)

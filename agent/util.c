@@ -210,3 +210,15 @@ uint64_t am_hash64(uint64_t seed, const void *p, size_t n)
 		h = (h ^ *s++) * 0x100000001b3ULL;
 	return am_hash_mix(h);
 }
+
+int am_pread_full(int fd, void *buf, size_t len, off_t off)
+{
+	ssize_t n;
+
+	do
+		n = pread(fd, buf, len, off);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	return (size_t)n == len ? 0 : -EBADMSG;
+}

@@ -177,18 +177,6 @@ static bool fidx_slot_ok(const struct am_fidx *ix, uint64_t nr, const struct fid
 
 /* ---- reading -------------------------------------------------------------- */
 
-static int fidx_pread(int fd, void *buf, size_t len, off_t off)
-{
-	ssize_t n;
-
-	do
-		n = pread(fd, buf, len, off);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return -errno;
-	return (size_t)n == len ? 0 : -EBADMSG;
-}
-
 /* Header and file checks that need no map.  Returns: 0, -EBADMSG, -errno. */
 static int fidx_head_check(const struct am_fidx *ix, const struct stat *st)
 {
@@ -219,7 +207,7 @@ static int fidx_incl_load(struct am_fidx *ix)
 	ix->fx_incl = calloc(n, sizeof(*ix->fx_incl));
 	if (!ix->fx_incl)
 		return -ENOMEM;
-	err = fidx_pread(ix->fx_fd, ix->fx_incl, n * sizeof(*ix->fx_incl),
+	err = am_pread_full(ix->fx_fd, ix->fx_incl, n * sizeof(*ix->fx_incl),
 			 sizeof(ix->fx_head));
 	for (i = 0; !err && i < n; i++) {
 		s = &ix->fx_incl[i];
@@ -252,7 +240,7 @@ int am_fidx_open(struct am_fidx **ixp, int ixfd, int mapfd)
 	err = -EBADMSG;
 	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))
 		goto fail;
-	err = fidx_pread(ixfd, &ix->fx_head, sizeof(ix->fx_head), 0);
+	err = am_pread_full(ixfd, &ix->fx_head, sizeof(ix->fx_head), 0);
 	if (!err)
 		err = fidx_head_check(ix, &st);
 	if (!err && !fidx_same_map(&ix->fx_head, &map))
@@ -321,7 +309,7 @@ static int fidx_slot_get(struct am_fidx *ix, uint32_t nr, struct fidx_slot *s)
 
 	if (nr < ix->fx_winpos || nr >= ix->fx_winpos + ix->fx_winlen) {
 		n = h->fh_nslots - nr < FIDX_WINDOW ? h->fh_nslots - nr : FIDX_WINDOW;
-		err = fidx_pread(ix->fx_fd, ix->fx_win, n * sizeof(*s),
+		err = am_pread_full(ix->fx_fd, ix->fx_win, n * sizeof(*s),
 				 (off_t)(sizeof(*h) + ((uint64_t)h->fh_nincl + nr) * sizeof(*s)));
 		if (err) {
 			ix->fx_winlen = 0;
