@@ -140,8 +140,8 @@ measure "legitimate key, idle machine: $(( legit_us / 1000 )) ms"
 
 dmesg -C
 # A small negative cache, so that the flood's failures (one per agent
-# that ran, about 16 a second) pass its bound many times over.
-flood_neg_max=200
+# that ran: 88 in a quiet 6.12 guest, 178 in a loaded one) pass its bound.
+flood_neg_max=50
 echo $flood_neg_max > $SYS/negative_max
 census_start
 # 512 walkers at a time, each killed after 2 s: killed walkers cancel
@@ -187,8 +187,18 @@ measure "kernel log lines for the flood's failures: $n"
 neg=$(( $(cat $SYS/negative_entries) - base_neg ))
 [ "$neg" -le $flood_neg_max ] && t_pass flood-negative-bounded ||
 	t_fail flood-negative-bounded "$neg negative entries after the flood, negative_max is $flood_neg_max"
-# about 16 failures a second for 40 s or more: the bound was reached
-t_eq flood-negative-bound-reached $flood_neg_max "$neg"
+# Every walker that saw its key fail left a negative entry (so did the
+# agents of walkers killed while their agent ran, which the hammer cannot
+# count): the cache holds at least that many, up to its bound.  How many
+# agents run before the flood ends depends on the machine's load, which is
+# not a fault of the cache; negative-oldest-evicted below is exact.
+flood_fails=$(sed -n 's/.*fail=\([0-9]*\) .*/\1/p' "$W/flood")
+flood_want=${flood_fails:-0}
+[ "$flood_want" -ge 1 ] || flood_want=1	# agents ran: flood-bound-reached
+[ "$flood_want" -le $flood_neg_max ] || flood_want=$flood_neg_max
+[ "$neg" -ge "$flood_want" ] &&
+	t_pass flood-negative-bound-reached ||
+	t_fail flood-negative-bound-reached "$neg negative entries, $flood_fails walkers saw their key fail, negative_max is $flood_neg_max"
 measure "negative cache after the flood: $neg entries (negative_max $flood_neg_max)"
 echo 8192 > $SYS/negative_max
 
