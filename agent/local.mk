@@ -17,11 +17,11 @@ sbin_PROGRAMS += agent/autofs
 # the file map and the bind and NFS mounts, which nearly every lookup
 # uses, are built in (am_module.h): no dlopen for them (a lookup of an
 # NFS key spent 4.0 ms of TCG loading mount_nfs.so); their .so are built
-# as well.  NFS needs only the C library: libtirpc is opened when it pings.
+# as well.  NFS needs only the C library, its pings included.
 agent_autofs_SOURCES = agent/main.c $(MAP_FILE_SOURCES) $(MOUNT_BIND_SOURCES) \
 	$(MOUNT_NFS_SOURCES)
 agent_autofs_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE -DAM_BUILTIN
-agent_autofs_CFLAGS = $(AM_CFLAGS) $(TIRPC_CFLAGS) -pthread
+agent_autofs_CFLAGS = $(AM_CFLAGS) -pthread
 agent_autofs_LDADD = agent/libamcore.a $(LIBADD_DLOPEN) $(LIBS)
 # the modules resolve nothing from the agent; -rdynamic is not needed
 agent_autofs_LDFLAGS = $(AM_LDFLAGS) -pthread $(SAN_TIRPC_PRELOAD)

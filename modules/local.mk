@@ -18,7 +18,8 @@ modules_mount_generic_la_CFLAGS = $(AM_CFLAGS) $(BLKID_CFLAGS)
 modules_mount_generic_la_LIBADD = $(BLKID_LIBS)
 modules_mount_generic_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS)
 
-# NFS: new mount API, version negotiation, replica ranking by RPC NULL ping.
+# NFS: new mount API, version negotiation, replica ranking by RPC NULL ping
+# (written by nfs_ping.c itself: no RPC library).
 module_LTLIBRARIES += modules/mount_nfs.la
 # The agent builds NFS in (agent/local.mk) beside bind, which brings the
 # common files; the .so takes both.
@@ -29,9 +30,7 @@ MOUNT_NFS_SOURCES = modules/nfs.c \
 	modules/nfs_ping.c modules/nfs_ping.h
 modules_mount_nfs_la_SOURCES = $(MOUNT_NFS_SOURCES) $(MOUNT_COMMON_SOURCES)
 modules_mount_nfs_la_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
-modules_mount_nfs_la_CFLAGS = $(AM_CFLAGS) $(TIRPC_CFLAGS) -pthread
-# libtirpc is opened by nfs_ping.c when it pings, not linked (see there)
-modules_mount_nfs_la_LIBADD = $(LIBADD_DLOPEN)
+modules_mount_nfs_la_CFLAGS = $(AM_CFLAGS) -pthread
 modules_mount_nfs_la_LDFLAGS = $(AM_LDFLAGS) -pthread $(MODULE_FLAGS)
 
 # try-module: a test driver that loads one mount module, mounts what argv

@@ -3,59 +3,37 @@
  * RPC NULL pings of NFS servers.
  *
  * The connection is made by hand (non-blocking connect bounded by the
- * timeout) and handed to libtirpc's clnt_vc_create(), so a silent server
- * costs exactly the timeout and no rpcbind round trip is needed: NFSv4
- * servers need not run rpcbind, and the NFS port is what a mount will use.
- *
- * libtirpc is opened here, the first time a ping is made, and not linked:
- * it brings seven Kerberos and resolver libraries along, and the agent,
- * a new process for every lookup, would load them all for every NFS mount
- * although only replicated locations are pinged.
+ * timeout), so a silent server costs exactly the timeout and no rpcbind
+ * round trip is needed: NFSv4 servers need not run rpcbind, and the NFS
+ * port is what a mount will use.  The call itself is the eleven words of
+ * RFC 5531 (a record mark, then CALL of procedure 0 with AUTH_NONE), and
+ * the reply is read as far as its accept status: no RPC library is loaded,
+ * so the static agent pings as the dynamic one does (am_dynamic.h).
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <rpc/rpc.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
 
 #include "nfs_ping.h"
 
 #define NFS_PROGRAM_NUM	100003
-#define NFS_TIRPC_SONAME	"libtirpc.so.3"
-
-/* The two libtirpc functions a ping needs, once loaded. */
-static struct {
-	pthread_once_t once;
-	CLIENT *(*vc_create)(int fd, const struct netbuf *addr, rpcprog_t prog,
-			     rpcvers_t vers, u_int sendsz, u_int recvsz);
-	xdrproc_t xdr_void;
-} nfs_tirpc = { .once = PTHREAD_ONCE_INIT };
-
-static void nfs_tirpc_open(void)
-{
-	void *h = dlopen(NFS_TIRPC_SONAME, RTLD_NOW | RTLD_LOCAL);
-
-	if (!h)
-		return;
-	*(void **)&nfs_tirpc.vc_create = dlsym(h, "clnt_vc_create");
-	*(void **)&nfs_tirpc.xdr_void = dlsym(h, "xdr_void");
-	if (!nfs_tirpc.vc_create || !nfs_tirpc.xdr_void) {
-		nfs_tirpc.vc_create = NULL;
-		dlclose(h);
-	}
-}
-
-/* Returns: 0 once libtirpc is usable, or -ENOSYS. */
-static int nfs_tirpc_load(void)
-{
-	pthread_once(&nfs_tirpc.once, nfs_tirpc_open);
-	return nfs_tirpc.vc_create ? 0 : -ENOSYS;
-}
+#define RPC_LAST_FRAGMENT	0x80000000u
+#define RPC_CALL	0
+#define RPC_REPLY	1
+#define RPC_MSG_ACCEPTED	0
+#define RPC_ACCEPT_SUCCESS	0
+#define RPC_ACCEPT_PROG_UNAVAIL	1
+#define RPC_ACCEPT_PROG_MISMATCH	2
+/* a reply's record: xid, type, stat, verifier (flavor, length, body), accept stat */
+#define RPC_REPLY_MAX	(6 * 4 + 400)
 
 static long nfs_now_us(void)
 {
@@ -104,15 +82,67 @@ fail_close:
 	return ret;
 }
 
-static int nfs_ping_status(enum clnt_stat st)
+/* Send the call of NULLPROC of NFS version VERS.  Returns: 0, -errno. */
+static int nfs_ping_send(int fd, uint32_t xid, unsigned int vers)
 {
-	switch (st) {
-	case RPC_SUCCESS:
-	case RPC_PROGVERSMISMATCH:	/* NFS is there, just not that version */
+	const uint32_t w[] = { RPC_LAST_FRAGMENT | 40, xid, RPC_CALL, 2, NFS_PROGRAM_NUM,
+			       vers, 0, 0, 0, 0, 0 };
+	uint32_t msg[sizeof(w) / sizeof(w[0])];
+	size_t i;
+
+	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		msg[i] = htonl(w[i]);
+	return send(fd, msg, sizeof(msg), MSG_NOSIGNAL) == (ssize_t)sizeof(msg) ? 0 : -EIO;
+}
+
+/* Read LEN bytes by DEADLINE_US.  Returns: 0, -ETIMEDOUT, -EIO. */
+static int nfs_ping_read(int fd, void *buf, size_t len, long deadline_us)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	size_t got = 0;
+	ssize_t n;
+	long left;
+
+	while (got < len) {
+		left = deadline_us - nfs_now_us();
+		if (left <= 0 || poll(&pfd, 1, (int)((left + 999) / 1000)) <= 0)
+			return -ETIMEDOUT;
+		n = recv(fd, (char *)buf + got, len - got, MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (n <= 0)
+			return -EIO;
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * The reply to XID: NFS answers (any version: a version mismatch still
+ * means NFS is there), or why not.  Returns: 0, -EPROTONOSUPPORT (no NFS
+ * program there), -ETIMEDOUT, -EIO.
+ */
+static int nfs_ping_reply(int fd, uint32_t xid, long deadline_us)
+{
+	uint32_t w[RPC_REPLY_MAX / 4], mark, len, verf;
+	int ret = nfs_ping_read(fd, &mark, sizeof(mark), deadline_us);
+
+	len = ntohl(mark) & ~RPC_LAST_FRAGMENT;
+	if (!ret && (len < 24 || len > sizeof(w) || len % 4))
+		ret = -EIO;
+	if (!ret)
+		ret = nfs_ping_read(fd, w, len, deadline_us);
+	if (ret)
+		return ret;
+	verf = ntohl(w[4]);
+	if (ntohl(w[0]) != xid || ntohl(w[1]) != RPC_REPLY || ntohl(w[2]) != RPC_MSG_ACCEPTED ||
+	    verf > len - 24 || verf % 4)
+		return -EIO;
+	switch (ntohl(w[5 + verf / 4])) {
+	case RPC_ACCEPT_SUCCESS:
+	case RPC_ACCEPT_PROG_MISMATCH:
 		return 0;
-	case RPC_TIMEDOUT:
-		return -ETIMEDOUT;
-	case RPC_PROGUNAVAIL:
+	case RPC_ACCEPT_PROG_UNAVAIL:
 		return -EPROTONOSUPPORT;
 	default:
 		return -EIO;
@@ -122,34 +152,16 @@ static int nfs_ping_status(enum clnt_stat st)
 long nfs_ping_one(const struct sockaddr *addr, socklen_t len,
 		  unsigned int vers, unsigned int timeout_ms)
 {
-	long start = nfs_now_us(), deadline = start + timeout_ms * 1000L, left;
-	struct netbuf nb;
-	struct timeval tv;
-	CLIENT *cl;
+	long start = nfs_now_us(), deadline = start + timeout_ms * 1000L;
+	uint32_t xid = (uint32_t)start ^ (uint32_t)(uintptr_t)&start;
 	int fd, ret;
 
-	ret = nfs_tirpc_load();
-	if (ret)
-		return ret;
 	fd = nfs_ping_connect(addr, len, deadline);
 	if (fd < 0)
 		return fd;
-	nb.maxlen = nb.len = len;
-	nb.buf = (void *)addr;
-	cl = nfs_tirpc.vc_create(fd, &nb, NFS_PROGRAM_NUM, vers, 0, 0);
-	if (!cl) {
-		ret = -ECONNREFUSED;
-		goto out_close;
-	}
-	left = deadline - nfs_now_us();
-	if (left < 1000)
-		left = 1000;
-	tv.tv_sec = left / 1000000;
-	tv.tv_usec = left % 1000000;
-	ret = nfs_ping_status(clnt_call(cl, NULLPROC, nfs_tirpc.xdr_void, NULL,
-					nfs_tirpc.xdr_void, NULL, tv));
-	clnt_destroy(cl);
-out_close:
+	ret = nfs_ping_send(fd, xid, vers);
+	if (!ret)
+		ret = nfs_ping_reply(fd, xid, deadline);
 	close(fd);
 	return ret ? ret : nfs_now_us() - start;
 }

@@ -51,6 +51,5 @@ TESTS += test/unit/nfs_rank_test
 test_unit_nfs_rank_test_SOURCES = test/unit/test_nfs_rank.c test/unit/check.h \
 	modules/nfs_addr.c modules/nfs_ping.c
 test_unit_nfs_rank_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/modules
-test_unit_nfs_rank_test_CFLAGS = $(AM_CFLAGS) $(TIRPC_CFLAGS) -pthread
-test_unit_nfs_rank_test_LDADD = $(TIRPC_LIBS)
+test_unit_nfs_rank_test_CFLAGS = $(AM_CFLAGS) -pthread
 test_unit_nfs_rank_test_LDFLAGS = $(AM_LDFLAGS) -pthread
