@@ -77,6 +77,11 @@ enum am_module_kind { AM_MODULE_MAP, AM_MODULE_MOUNT };
  */
 int am_module_load(struct am_ctx *ctx, enum am_module_kind kind,
 		   const char *name, const void **ops);
+/*
+ * The first FILE in MODPATH (directories separated by ':').
+ * Returns: 0 and *PATH (caller frees), -ENOENT, -ENOMEM.
+ */
+int am_module_path(const char *modpath, const char *file, char **path);
 /* dlclose every module loaded into CTX. */
 void am_module_unload_all(struct am_ctx *ctx);
 /* Returns: the mount module name for FSTYPE ("nfs", "bind", "generic"). */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "am_dynamic.h"
 #include "am_sun.h"
 
 int am_vars_set(struct am_vars *vars, const char *name, const char *value)
@@ -136,8 +137,10 @@ static char *vars_getid(int (*get)(unsigned int, void *, char *, size_t, bool *)
 static int vars_getpw(unsigned int uid, void *pw, char *buf, size_t len, bool *found)
 {
 	struct passwd *res = NULL;
-	int err = getpwuid_r(uid, pw, buf, len, &res);
+	int err = am_dynamic_nss("passwd");
 
+	if (!err)
+		err = getpwuid_r(uid, pw, buf, len, &res);
 	*found = res != NULL;
 	return err;
 }
@@ -145,8 +148,10 @@ static int vars_getpw(unsigned int uid, void *pw, char *buf, size_t len, bool *f
 static int vars_getgr(unsigned int gid, void *gr, char *buf, size_t len, bool *found)
 {
 	struct group *res = NULL;
-	int err = getgrgid_r(gid, gr, buf, len, &res);
+	int err = am_dynamic_nss("group");
 
+	if (!err)
+		err = getgrgid_r(gid, gr, buf, len, &res);
 	*found = res != NULL;
 	return err;
 }

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "am_dynamic.h"
 #include "am_lookup.h"
 #include "am_mapcache.h"
 #include "am_mount.h"
@@ -122,6 +123,7 @@ static int join_requester(int nsfd, int *home)
 {
 	*home = -1;
 	am_mapcache_seal();
+	am_dynamic_seal();
 #ifdef __SANITIZE_ADDRESS__
 	*home = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
 #endif
@@ -254,6 +256,7 @@ static int list_write(int fd, struct list_keys *lk)
 	size_t i, off = 0;
 	ssize_t n;
 
+	am_dynamic_seal();
 	qsort(lk->lk_keys, lk->lk_n, sizeof(*lk->lk_keys), list_cmp);
 	for (i = 0; i < lk->lk_n; i++)
 		if (!i || strcmp(lk->lk_keys[i], lk->lk_keys[i - 1]))

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "am_dynamic.h"
 #include "am_lookup.h"
 #include "am_stage.h"
 #include "am_util.h"
@@ -86,14 +87,30 @@ static int dispatch(struct am_ctx *ctx, int argc, char **argv)
 	return AM_EXIT_USAGE;
 }
 
-int main(int argc, char **argv)
+/*
+ * The static agent keeps the kernel's commands, which it was made for, and
+ * hands an administrator's to the dynamic agent before they start: they
+ * mount and print as they go, and may need a module on the way.
+ */
+static int hand_over_command(const char *cmd)
+{
+	char why[64];
+
+	if (kernel_command(cmd))
+		return 0;
+	snprintf(why, sizeof(why), "autofs %s", cmd);
+	return am_dynamic_need(why);
+}
+
+int main(int argc, char **argv, char **envp)
 {
 	struct am_ctx ctx;
 	bool verbose = false, interactive;
-	unsigned int limit;
+	unsigned int limit, pending;
 	int ret;
 
 	am_stage_begin();
+	am_dynamic_save(argv, envp);
 	stdio_ensure();
 	am_signals_setup();
 	argc--, argv++;
@@ -115,10 +132,19 @@ int main(int argc, char **argv)
 	am_log_setup(verbose ? LOG_DEBUG : ctx.ac_conf.cf_log_level,
 		     interactive || ctx.ac_conf.cf_log_stderr,
 		     !interactive || !strcmp(argv[0], "start") || !strcmp(argv[0], "stop"));
-	/* a lookup never outlives its sources and its mount by much */
+	if (hand_over_command(argv[0])) {
+		am_ctx_free(&ctx);
+		return AM_EXIT_INTERNAL;
+	}
+	/*
+	 * A lookup never outlives its sources and its mount by much; one the
+	 * static agent handed over keeps the alarm it set (am_dynamic.h).
+	 */
 	limit = ctx.ac_conf.cf_program_timeout + ctx.ac_conf.cf_mount_timeout + 30;
-	if (!interactive)
-		alarm(limit);
+	if (!interactive) {
+		pending = alarm(0);
+		alarm(pending && pending < limit ? pending : limit);
+	}
 	ret = dispatch(&ctx, argc, argv);
 	am_ctx_free(&ctx);
 	fflush(stdout);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "am_agent.h"
+#include "am_dynamic.h"
 #include "am_stage.h"
 #include "am_util.h"
 
@@ -41,8 +42,7 @@ static bool module_name_valid(const char *name)
 	       strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(name);
 }
 
-/* Returns: 0 and *PATH of the first existing file, -ENOENT, -ENOMEM. */
-static int module_find(const char *modpath, const char *file, char **path)
+int am_module_path(const char *modpath, const char *file, char **path)
 {
 	const char *dir = modpath, *end;
 	char *p;
@@ -103,6 +103,27 @@ static int module_check_mount(const char *path, const struct am_mount_ops *ops)
 	return 0;
 }
 
+/*
+ * RTLD_NODELETE: a module's libraries (libldap, libtirpc) keep state in
+ * globals until exit.  Unmapped by dlclose, those globals no longer reach
+ * that state, LeakSanitizer calls it leaked and a sanitizer build exits 1
+ * after a good lookup.  The static agent loads nothing: am_dynamic_need()
+ * handed the run over before, or refused.
+ */
+static void *module_dlopen(const char *path)
+{
+	void *handle = NULL;
+
+#ifndef AM_STATIC
+	handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+	if (!handle)
+		am_log(LOG_ERR, "%s: cannot load: %s", path, dlerror());
+#else
+	am_log(LOG_ERR, "%s: not loaded by the static agent", path);
+#endif
+	return handle;
+}
+
 static int module_open(const char *path, enum am_module_kind kind,
 		       void **handlep, const void **opsp)
 {
@@ -111,17 +132,9 @@ static int module_open(const char *path, enum am_module_kind kind,
 	void *handle;
 	int err;
 
-	/*
-	 * RTLD_NODELETE: a module's libraries (libldap, libtirpc) keep state
-	 * in globals until exit.  Unmapped by dlclose, those globals no
-	 * longer reach that state, LeakSanitizer calls it leaked and a
-	 * sanitizer build exits 1 after a good lookup.
-	 */
-	handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-	if (!handle) {
-		am_log(LOG_ERR, "%s: cannot load: %s", path, dlerror());
+	handle = module_dlopen(path);
+	if (!handle)
 		return -ENOEXEC;
-	}
 	ops = dlsym(handle, sym);
 	if (!ops) {
 		am_log(LOG_ERR, "%s: does not export %s: refused", path, sym);
@@ -175,9 +188,11 @@ static int module_file(struct am_ctx *ctx, enum am_module_kind kind, const char 
 
 	if (asprintf(&file, "%s%s.so", prefix, name) < 0)
 		return -ENOMEM;
-	err = module_find(ctx->ac_modpath, file, &path);
+	err = am_module_path(ctx->ac_modpath, file, &path);
 	if (err == -ENOENT)
 		am_log(LOG_ERR, "no module %s in %s", file, ctx->ac_modpath);
+	if (!err)
+		err = am_dynamic_need(file);
 	free(file);
 	if (err)
 		return err;

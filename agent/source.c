@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "am_agent.h"
+#include "am_dynamic.h"
 #include "am_mapcache.h"
 #include "am_util.h"
 
@@ -174,6 +175,7 @@ int am_ctx_init(struct am_ctx *ctx)
 		ctx->ac_modpath = ctx->ac_conf.cf_module_dir;
 	else
 		ctx->ac_modpath = MODULEDIR;
+	am_dynamic_where(ctx->ac_modpath);
 	ctx->ac_host.ah_size = sizeof(ctx->ac_host);
 	ctx->ac_host.ah_ctx = ctx;
 	ctx->ac_host.ah_conf_get = host_conf_get;

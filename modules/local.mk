@@ -11,8 +11,8 @@ modules_mount_bind_la_SOURCES = $(MOUNT_BIND_SOURCES)
 modules_mount_bind_la_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
 modules_mount_bind_la_LDFLAGS = $(AM_LDFLAGS) $(MODULE_FLAGS)
 
-modules_mount_generic_la_SOURCES = modules/generic.c modules/mntattr.c modules/am_mntattr.h \
-	modules/blkdev.c modules/am_blkdev.h
+MOUNT_GENERIC_SOURCES = modules/generic.c modules/blkdev.c modules/am_blkdev.h
+modules_mount_generic_la_SOURCES = $(MOUNT_GENERIC_SOURCES) modules/mntattr.c modules/am_mntattr.h
 modules_mount_generic_la_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
 modules_mount_generic_la_CFLAGS = $(AM_CFLAGS) $(BLKID_CFLAGS)
 modules_mount_generic_la_LIBADD = $(BLKID_LIBS)

@@ -448,7 +448,11 @@ static int nfs_mount(const struct am_mount_req *req)
 	}
 	r.nr_start_ms = nfs_now_ms();
 	r.nr_deadline_ms = r.nr_start_ms + timeout;
-	ret = nfs_bounded(&r);
+	ret = nfs_servers_ready(req->mr_locs, req->mr_nlocs, r.nr_opts.no_addr);
+	if (ret)
+		snprintf(r.nr_err, sizeof(r.nr_err), "the dynamic agent was needed and not run");
+	else
+		ret = nfs_bounded(&r);
 	if (ret < 0)
 		nfs_log(req, LOG_ERR, "mount of %s failed after %ld ms: %s", what,
 			nfs_now_ms() - r.nr_start_ms, r.nr_err);

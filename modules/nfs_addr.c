@@ -12,6 +12,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 
+#include "am_dynamic.h"
 #include "nfs_addr.h"
 
 static bool nfs_sa_equal(const struct sockaddr *a, const struct sockaddr *b)
@@ -132,6 +133,26 @@ static int nfs_resolve_one(const struct am_location *loc, const char *addr,
 					     ai->ai_addrlen, port);
 	freeaddrinfo(res);
 	return ret;
+}
+
+/* Whether HOST ("[fe80::1]" as maps write it) is an address, not a name. */
+static bool nfs_host_numeric(const char *host)
+{
+	unsigned char a[sizeof(struct in6_addr)];
+	char bare[256];
+
+	nfs_host_bare(host, bare, sizeof(bare));
+	return inet_pton(AF_INET, bare, a) == 1 || inet_pton(AF_INET6, bare, a) == 1;
+}
+
+int nfs_servers_ready(const struct am_location *locs, size_t nlocs, const char *addr)
+{
+	size_t i;
+
+	for (i = 0; i < nlocs && !addr; i++)
+		if (locs[i].al_host && !nfs_host_numeric(locs[i].al_host))
+			return am_dynamic_nss("hosts");
+	return 0;
 }
 
 int nfs_servers_build(const struct am_location *locs, size_t nlocs,

@@ -27,6 +27,14 @@ struct nfs_server {
 };
 
 /*
+ * Whether resolving LOCS needs a shared object (a host name an NSS service
+ * may resolve), asked in the agent itself before the attempt's child is
+ * forked: the static agent hands the run over here (am_dynamic.h), which a
+ * child could not.  Returns: 0, or -errno when the need cannot be met.
+ */
+int nfs_servers_ready(const struct am_location *locs, size_t nlocs, const char *addr);
+
+/*
  * Resolve LOCS into an array of servers (*SERVERS, free() it).  ADDR, when
  * not NULL, is the map's addr= and replaces resolution.  Names that do not
  * resolve are left out with a line in ERR; none left is an error.

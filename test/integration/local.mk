@@ -2,8 +2,9 @@
 # lookups in a private mount namespace (unshare -m) of this host.
 TESTS += test/integration/agent_maps.sh test/integration/agent_lookup.sh \
 	test/integration/agent_compat.sh test/integration/agent_trust.sh \
-	test/integration/agent_triggers.sh test/integration/file_index.sh
-EXTRA_DIST += test/integration/lib.sh test/integration/agent_maps.sh \
+	test/integration/agent_triggers.sh test/integration/file_index.sh \
+	test/integration/static_agent.sh
+EXTRA_DIST += test/integration/lib.sh test/integration/static_agent.sh test/integration/agent_maps.sh \
 	test/integration/agent_trust.sh \
 	test/integration/file_index.sh \
 	test/integration/agent_compat.sh \
