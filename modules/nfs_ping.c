@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -32,8 +33,13 @@
 #define RPC_ACCEPT_SUCCESS	0
 #define RPC_ACCEPT_PROG_UNAVAIL	1
 #define RPC_ACCEPT_PROG_MISMATCH	2
-/* a reply's record: xid, type, stat, verifier (flavor, length, body), accept stat */
-#define RPC_REPLY_MAX	(6 * 4 + 400)
+/*
+ * A reply's record: xid, type, stat, verifier (flavor, length, a body of
+ * at most 400 bytes, padded), accept stat, and for a version mismatch the
+ * lowest and highest versions.
+ */
+#define RPC_AUTH_MAX	400
+#define RPC_REPLY_MAX	(6 * 4 + RPC_AUTH_MAX + 2 * 4)
 
 static long nfs_now_us(void)
 {
@@ -43,6 +49,22 @@ static long nfs_now_us(void)
 	return ts.tv_sec * 1000000L + ts.tv_nsec / 1000;
 }
 
+/* poll(2) until DEADLINE_US, again after a signal.  Returns: poll's, 0 at the deadline. */
+static int nfs_poll_until(struct pollfd *pfd, long deadline_us)
+{
+	long left;
+	int ret;
+
+	do {
+		left = deadline_us - nfs_now_us();
+		if (left <= 0)
+			return 0;
+		left = (left + 999) / 1000;
+		ret = poll(pfd, 1, left > INT_MAX ? INT_MAX : (int)left);
+	} while (ret < 0 && errno == EINTR);
+	return ret;
+}
+
 /* Returns: a connected blocking socket, or -errno. */
 static int nfs_ping_connect(const struct sockaddr *addr, socklen_t len,
 			    long deadline_us)
@@ -50,7 +72,6 @@ static int nfs_ping_connect(const struct sockaddr *addr, socklen_t len,
 	struct pollfd pfd;
 	int fd, err = 0, ret;
 	socklen_t elen = sizeof(err);
-	long left;
 
 	fd = socket(addr->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -61,8 +82,7 @@ static int nfs_ping_connect(const struct sockaddr *addr, socklen_t len,
 	}
 	pfd.fd = fd;
 	pfd.events = POLLOUT;
-	left = deadline_us - nfs_now_us();
-	ret = left > 0 ? poll(&pfd, 1, (left + 999) / 1000) : 0;
+	ret = nfs_poll_until(&pfd, deadline_us);
 	if (ret <= 0) {
 		ret = ret < 0 ? -errno : -ETIMEDOUT;
 		goto fail_close;
@@ -101,11 +121,9 @@ static int nfs_ping_read(int fd, void *buf, size_t len, long deadline_us)
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	size_t got = 0;
 	ssize_t n;
-	long left;
 
 	while (got < len) {
-		left = deadline_us - nfs_now_us();
-		if (left <= 0 || poll(&pfd, 1, (int)((left + 999) / 1000)) <= 0)
+		if (nfs_poll_until(&pfd, deadline_us) <= 0)
 			return -ETIMEDOUT;
 		n = recv(fd, (char *)buf + got, len - got, MSG_DONTWAIT);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
@@ -124,7 +142,7 @@ static int nfs_ping_read(int fd, void *buf, size_t len, long deadline_us)
  */
 static int nfs_ping_reply(int fd, uint32_t xid, long deadline_us)
 {
-	uint32_t w[RPC_REPLY_MAX / 4], mark, len, verf;
+	uint32_t w[RPC_REPLY_MAX / 4], mark, len, verf, stat;
 	int ret = nfs_ping_read(fd, &mark, sizeof(mark), deadline_us);
 
 	len = ntohl(mark) & ~RPC_LAST_FRAGMENT;
@@ -135,10 +153,16 @@ static int nfs_ping_reply(int fd, uint32_t xid, long deadline_us)
 	if (ret)
 		return ret;
 	verf = ntohl(w[4]);
-	if (ntohl(w[0]) != xid || ntohl(w[1]) != RPC_REPLY || ntohl(w[2]) != RPC_MSG_ACCEPTED ||
-	    verf > len - 24 || verf % 4)
+	if (verf > RPC_AUTH_MAX)
 		return -EIO;
-	switch (ntohl(w[5 + verf / 4])) {
+	verf = (verf + 3) & ~3u;	/* XDR pads the body to 4 bytes */
+	if (ntohl(w[0]) != xid || ntohl(w[1]) != RPC_REPLY || ntohl(w[2]) != RPC_MSG_ACCEPTED ||
+	    verf > len - 24)
+		return -EIO;
+	stat = ntohl(w[5 + verf / 4]);
+	if (stat == RPC_ACCEPT_PROG_MISMATCH && len < 24 + verf + 8)
+		return -EIO;	/* without its two versions, as clnt_call decodes it */
+	switch (stat) {
 	case RPC_ACCEPT_SUCCESS:
 	case RPC_ACCEPT_PROG_MISMATCH:
 		return 0;
