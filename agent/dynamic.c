@@ -70,19 +70,14 @@ void am_dynamic_seal(void)
  */
 static void fds_for_exec(void)
 {
-	const char *v;
-	char *end;
-	long fd;
 	size_t i;
+	int fd;
 
 	syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC);
 	for (i = 0; i < sizeof(kernel_fds) / sizeof(kernel_fds[0]); i++) {
-		v = getenv(kernel_fds[i]);
-		if (!v || !*v)
-			continue;
-		fd = strtol(v, &end, 10);
-		if (!*end && fd >= 3 && fd <= INT_MAX)
-			fcntl((int)fd, F_SETFD, 0);
+		fd = am_env_fd(kernel_fds[i], false);
+		if (fd >= 3)
+			fcntl(fd, F_SETFD, 0);
 	}
 }
 
@@ -213,6 +208,20 @@ static const char *nss_line_of(const char *line, const char *db)
 	return line;
 }
 
+/* nsswitch.conf, read once for the run.  Returns: 0, -errno (kept too). */
+static int nss_text(const char **text, size_t *size)
+{
+	static char *data;
+	static size_t len;
+	static int err = 1;
+
+	if (err > 0)
+		err = am_read_file("/etc/nsswitch.conf", 1 << 20, &data, &len);
+	*text = data;
+	*size = len;
+	return err;
+}
+
 /*
  * Whether every DB line of nsswitch.conf names only services the static C
  * library has built in, and into SERVICES (LEN bytes) the last one's, the
@@ -221,14 +230,14 @@ static const char *nss_line_of(const char *line, const char *db)
  */
 static bool nss_builtin(const char *db, const char *def, char *services, size_t len)
 {
-	const char *line, *end, *svc;
-	char *text, *copy;
+	const char *line, *end, *svc, *text;
+	char *copy;
 	size_t size;
 	bool ok = true;
 	int err;
 
 	snprintf(services, len, "%s", def);
-	err = am_read_file("/etc/nsswitch.conf", 1 << 20, &text, &size);
+	err = nss_text(&text, &size);
 	if (err)
 		return err == -ENOENT;
 	for (line = text; ok && line < text + size; line = end + 1) {
@@ -242,7 +251,6 @@ static bool nss_builtin(const char *db, const char *def, char *services, size_t 
 		ok = ok && (!svc || strlen(svc) < len);
 		free(copy);
 	}
-	free(text);
 	return ok;
 }
 

@@ -23,22 +23,6 @@
 #include "am_stage.h"
 #include "am_util.h"
 
-static int env_fd(const char *name, bool required)
-{
-	const char *v = getenv(name);
-	char *end;
-	long fd;
-
-	if (!v || !*v)
-		return required ? -EINVAL : -ENOENT;
-	fd = strtol(v, &end, 10);
-	if (*end || fd < 0 || fd > INT_MAX || fcntl((int)fd, F_GETFD) < 0) {
-		am_log(LOG_ERR, "%s=%s is not an open file descriptor", name, v);
-		return -EINVAL;
-	}
-	return (int)fd;
-}
-
 static unsigned int env_id(const char *name, unsigned int def)
 {
 	const char *v = getenv(name);
@@ -162,8 +146,8 @@ int am_cmd_lookup(struct am_ctx *ctx)
 	int mountfd, nsfd, home = -1, ret;
 	bool planned = false;
 
-	mountfd = env_fd("MOUNTFD", true);
-	nsfd = env_fd("MNTNSFD", false);
+	mountfd = am_env_fd("MOUNTFD", true);
+	nsfd = am_env_fd("MNTNSFD", false);
 	if (env_request(&rq) || mountfd < 0 || nsfd == -EINVAL) {
 		ret = AM_EXIT_USAGE;
 		goto close_fds;
@@ -287,7 +271,7 @@ int am_cmd_list(struct am_ctx *ctx)
 	int fd, err, ret = AM_EXIT_OK;
 	size_t i;
 
-	fd = env_fd("WRITEFD", true);
+	fd = am_env_fd("WRITEFD", true);
 	if (fd < 0 || !map || !*map) {
 		am_log(LOG_ERR, "list: MAPNAME and WRITEFD must be set");
 		if (fd >= 0)
