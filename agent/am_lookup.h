@@ -120,4 +120,10 @@ int am_cmd_status(struct am_ctx *ctx, bool json);
  */
 int am_master_read(struct am_ctx *ctx, const char *name, struct am_master *m);
 
+/*
+ * The descriptor the kernel named in variable NAME (MOUNTFD, WRITEFD...),
+ * open.  Returns: it, -ENOENT (unset, when not REQUIRED), -EINVAL (logged).
+ */
+int am_env_fd(const char *name, bool required);
+
 #endif /* AM_LOOKUP_H */

@@ -102,11 +102,6 @@ static inline size_t am_device_tag(const char *spec)
 	}
 	return 0;
 }
-/*
- * The descriptor the kernel named in variable NAME (MOUNTFD, WRITEFD...),
- * open.  Returns: it, -ENOENT (unset, when not REQUIRED), -EINVAL (logged).
- */
-int am_env_fd(const char *name, bool required);
 /* Monotonic milliseconds. */
 long long am_now_ms(void);
 /*

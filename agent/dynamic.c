@@ -24,6 +24,7 @@
 
 #include "am_agent.h"
 #include "am_dynamic.h"
+#include "am_lookup.h"
 #include "am_util.h"
 
 /* The descriptors the kernel gives a lookup or a listing, by variable. */

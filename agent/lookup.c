@@ -23,6 +23,22 @@
 #include "am_stage.h"
 #include "am_util.h"
 
+int am_env_fd(const char *name, bool required)
+{
+	const char *v = getenv(name);
+	char *end;
+	long fd;
+
+	if (!v || !*v)
+		return required ? -EINVAL : -ENOENT;
+	fd = strtol(v, &end, 10);
+	if (*end || fd < 0 || fd > INT_MAX || fcntl((int)fd, F_GETFD) < 0) {
+		am_log(LOG_ERR, "%s=%s is not an open file descriptor", name, v);
+		return -EINVAL;
+	}
+	return (int)fd;
+}
+
 static unsigned int env_id(const char *name, unsigned int def)
 {
 	const char *v = getenv(name);

@@ -2,7 +2,6 @@
 /* String buffer and small helpers of the agent core (logging is log.c). */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,20 +221,4 @@ int am_pread_full(int fd, void *buf, size_t len, off_t off)
 	if (n < 0)
 		return -errno;
 	return (size_t)n == len ? 0 : -EBADMSG;
-}
-
-int am_env_fd(const char *name, bool required)
-{
-	const char *v = getenv(name);
-	char *end;
-	long fd;
-
-	if (!v || !*v)
-		return required ? -EINVAL : -ENOENT;
-	fd = strtol(v, &end, 10);
-	if (*end || fd < 0 || fd > INT_MAX || fcntl((int)fd, F_GETFD) < 0) {
-		am_log(LOG_ERR, "%s=%s is not an open file descriptor", name, v);
-		return -EINVAL;
-	}
-	return (int)fd;
 }
